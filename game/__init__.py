@@ -1,0 +1,1 @@
+"""Hong Wu pygame-ce client (scenes, table rendering, input, i18n, audio)."""

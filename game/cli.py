@@ -1,0 +1,79 @@
+"""The ``hongwu`` command line: one entry point, one sub-command per capability.
+
+Each sub-command lives in the package that owns it and is wired here by name, so that
+importing the CLI stays cheap (pygame is only imported by the commands that open a window).
+
+Sub-commands (``hongwu --help`` lists them):
+
+- ``play``  (default) the pygame-ce client against AIs, or a demo with ``--seats``/``--hands``
+  (``game.app``);
+- ``judge`` the JSON-lines rules judge (``engine.judge``, see judge-protocol in RULES.md);
+- ``ai``    list discovered AI plugins (``ai_plugins.cli``);
+- ``arena`` rank AIs on duplicate deals (``ai_plugins.arena``);
+- ``host``  / ``join`` LAN play (``net.cli``).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Callable, Sequence
+
+#: sub-command name -> "module:function" that adds its parser.  The function is called as
+#: ``add_parser(subparsers)`` and must set ``func`` (callable taking the parsed namespace and
+#: returning an exit code) with ``parser.set_defaults(func=...)``.
+SUBCOMMANDS: dict[str, str] = {
+    "play": "game.app:add_parser",
+    "judge": "engine.judge:add_parser",
+    "ai": "ai_plugins.cli:add_ai_parser",
+    "arena": "ai_plugins.arena:add_parser",
+    "host": "net.cli:add_host_parser",
+    "join": "net.cli:add_join_parser",
+}
+
+
+def _load(spec: str) -> Callable[[argparse._SubParsersAction], None] | None:
+    """Import ``module:function``; None when that part of the project is not installed."""
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:  # a sub-command whose module is absent is left out
+        if exc.name and module_name.startswith(exc.name):
+            return None
+        raise
+    return getattr(module, attr, None)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the full ``hongwu`` parser with every available sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="hongwu",
+        description="Hong Wu 红五三打一 — Red Five, three against one.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, spec in SUBCOMMANDS.items():
+        add = _load(spec)
+        if add is not None:
+            add(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``hongwu`` with ``argv`` (default ``sys.argv[1:]``); returns the exit code.
+
+    With no sub-command (or only options) the client opens, as with ``hongwu play``.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
+        args = ["play", *args]
+    ns = parser.parse_args(args)
+    func = getattr(ns, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    return int(func(ns) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
