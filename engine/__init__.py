@@ -1,0 +1,15 @@
+"""Hong Wu rules engine: pure Python, no pygame, sockets or plugins.
+
+Modules, each with one job (see RULES.md for the rules they implement):
+
+- ``cards``    the Card value type, card text, decks
+- ``ruleset``  RuleSet / RuleOptions: table size, decks, deal, bidding range, house-rule options
+- ``order``    TrumpContext: effective suits, ranks, tractor adjacency for one trump suit
+- ``patterns`` classify plays: single, pair, triple, tractor, throw (with decomposition)
+- ``tricks``   lead check (throws), follow legality, legal-play generation, trick winner
+- ``bidding``  the 叫分 auction
+- ``scoring``  settlement, red-five captures, titles
+- ``events``   what happened, and what each seat may see of it
+- ``state``    Game: the explicit phase machine and PlayerView
+- ``judge``    the JSON-lines referee (``python -m engine.judge``)
+"""

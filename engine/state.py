@@ -1,0 +1,529 @@
+"""The hand as an explicit phase machine: deal, bid, trump, bury, play, settle.
+
+Actions go in (:meth:`Game.apply`), events come out; :meth:`Game.view` gives what one seat may
+see. A seed reproduces a hand exactly (the deal and the first bidder come from
+``random.Random(seed)``). The engine never reads a clock: time-outs are actions that the client
+or the server applies (``ChooseTrump(..., timed_out=True)``; RULES.md §3, §13).
+"""
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from engine.bidding import Auction, BidError
+from engine.cards import RED_FIVE, SUITS, Card, card_points, parse_cards
+from engine.events import (
+    BidMade, CardsDealt, CardsPlayed, DealerChosen, Event, HandSettled, HandStarted, KittyBuried,
+    KittyTaken, ThrowFailed, TrickWon, TrumpChosen,
+)
+from engine.order import TrumpContext, context
+from engine.patterns import THROW, classify, counts_of
+from engine.ruleset import RuleSet, hongwu
+from engine.scoring import Settlement, settle
+from engine.tricks import PlayOptions, check_lead, follow_error, trick_winner
+
+
+class Phase(enum.Enum):
+    """Phases of a hand, in order (RULES.md §1–§10). SETTLE: the hand is over and settled."""
+
+    DEAL = "deal"
+    BID = "bid"
+    TRUMP = "trump"
+    BURY = "bury"
+    PLAY = "play"
+    SETTLE = "settle"
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the message explains why in words.
+    The game state is unchanged when it is raised."""
+
+
+# --- actions ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Bid:
+    """``seat`` bids ``amount`` points, or passes with ``amount=None`` (RULES.md §2)."""
+
+    seat: int
+    amount: int | None
+
+
+@dataclass(frozen=True)
+class ChooseTrump:
+    """The dealer ``seat`` names the trump ``suit`` (``"S" "H" "C" "D"``); ``timed_out`` marks
+    the automatic ♠ after the 30 s limit (RULES.md §3)."""
+
+    seat: int
+    suit: str
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class Bury:
+    """The dealer ``seat`` buries ``cards`` (exactly the kitty size) (RULES.md §4)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class Play:
+    """``seat`` plays ``cards`` (a lead or a follow) (RULES.md §7, §8)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+Action = Bid | ChooseTrump | Bury | Play
+
+
+# --- the per-seat view ----------------------------------------------------------------------
+TrickPlays = tuple[tuple[int, tuple[Card, ...]], ...]
+
+
+@dataclass(frozen=True)
+class FinishedTrick:
+    """A finished trick: ``trick_no``, ``leader``, ``plays`` ((seat, cards), ...), ``winner``,
+    ``points``."""
+
+    trick_no: int
+    leader: int
+    plays: TrickPlays
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """Everything one seat may know (RULES.md; nothing hidden leaks in).
+
+    ``seat`` (None for an observer); ``phase``; ``ruleset``; ``hand_no``; ``first_bidder``;
+    ``bids`` ((seat, amount or None), ... in order); ``legal_bid_amounts``; ``dealer`` and
+    ``bid`` (None before the auction ends); ``trump`` (suit letter or None); ``to_act``;
+    ``hand`` (own cards in display order; empty for observers); ``hand_sizes`` (cards held per
+    seat); ``kitty`` (the dealt kitty, dealer only after taking it, else None); ``buried`` (the
+    buried cards, dealer only, or everyone after settlement); ``trick_no`` (1-based);
+    ``trick_leader``; ``current_trick`` ((seat, cards), ... so far); ``tricks`` (finished
+    :class:`FinishedTrick` list); ``points_won`` (card points per seat); ``red_fives``
+    ((from_seat, to_seat), ... captured so far); ``failed_throws`` (seats, in order);
+    ``settlement`` (after the hand).
+    """
+
+    seat: int | None
+    phase: Phase
+    ruleset: RuleSet
+    hand_no: int
+    first_bidder: int
+    bids: tuple[tuple[int, int | None], ...]
+    legal_bid_amounts: tuple[int, ...]
+    dealer: int | None
+    bid: int | None
+    trump: str | None
+    to_act: int | None
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    kitty: tuple[Card, ...] | None
+    buried: tuple[Card, ...] | None
+    trick_no: int
+    trick_leader: int | None
+    current_trick: TrickPlays
+    tricks: tuple[FinishedTrick, ...]
+    points_won: tuple[int, ...]
+    red_fives: tuple[tuple[int, int], ...]
+    failed_throws: tuple[int, ...]
+    settlement: Settlement | None
+
+    @property
+    def ctx(self) -> TrumpContext | None:
+        """The card order once trump is chosen, else None."""
+        return context(self.trump) if self.trump else None
+
+    @property
+    def my_turn(self) -> bool:
+        """True when this seat is to act."""
+        return self.seat is not None and self.to_act == self.seat
+
+    @property
+    def last_trick(self) -> FinishedTrick | None:
+        """The most recent finished trick (上一轮), or None."""
+        return self.tricks[-1] if self.tricks else None
+
+    @property
+    def bury_count(self) -> int:
+        """How many cards the dealer buries (the kitty size; RULES.md §4)."""
+        return self.ruleset.kitty_size
+
+    @property
+    def lead(self) -> tuple[Card, ...] | None:
+        """The cards led in the current trick, or None when nobody has played to it yet."""
+        return self.current_trick[0][1] if self.current_trick else None
+
+    def is_defender(self, seat: int) -> bool:
+        """True when ``seat`` is a defender (闲家); False for the dealer or before there is one."""
+        return self.dealer is not None and seat != self.dealer
+
+    def legal_bids(self) -> tuple[int, ...]:
+        """Bid amounts this seat may make now (passing is always allowed); () if not its turn."""
+        return self.legal_bid_amounts
+
+    def play_options(self) -> PlayOptions:
+        """The plays open to this seat in the current trick (RULES.md §7, §8).
+        Raises ValueError outside the play phase."""
+        if self.phase is not Phase.PLAY or self.trump is None:
+            raise ValueError("there are play options only in the play phase")
+        return PlayOptions(self.hand, self.lead, self.ctx)
+
+    def played_cards(self) -> tuple[Card, ...]:
+        """Every card played so far this hand, finished tricks and the current one."""
+        out: list[Card] = []
+        for t in self.tricks:
+            for _, cards in t.plays:
+                out.extend(cards)
+        for _, cards in self.current_trick:
+            out.extend(cards)
+        return tuple(out)
+
+
+def _neutral_key(c: Card) -> tuple:
+    return (c.suit is None, SUITS.index(c.suit) if c.suit else 0, c.rank)
+
+
+# --- the game -------------------------------------------------------------------------------
+@dataclass
+class Game:
+    """One hand of 红五三打一 as a phase machine. Build with :meth:`new`.
+
+    Public read-only attributes: ``ruleset``, ``seed``, ``hand_no``, ``phase``, ``first_bidder``,
+    ``dealer``, ``bid``, ``trump``, ``events`` (the full, unfiltered log), ``settlement``.
+    Mutate only through :meth:`apply`.
+    """
+
+    ruleset: RuleSet
+    seed: int | None
+    hand_no: int
+    first_bidder: int
+    hands: list[list[Card]]
+    kitty: tuple[Card, ...]
+    phase: Phase = Phase.DEAL
+    auction: Auction | None = None
+    dealer: int | None = None
+    bid: int | None = None
+    trump: str | None = None
+    buried: tuple[Card, ...] = ()
+    trick_no: int = 1
+    leader: int | None = None
+    current: list[tuple[int, tuple[Card, ...]]] = field(default_factory=list)
+    tricks: list[FinishedTrick] = field(default_factory=list)
+    points_won: list[int] = field(default_factory=list)
+    red_fives: list[tuple[int, int]] = field(default_factory=list)
+    failed_throws: list[int] = field(default_factory=list)
+    settlement: Settlement | None = None
+    events: list[Event] = field(default_factory=list)
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        ruleset: RuleSet | None = None,
+        seed: int | None = None,
+        first_bidder: int | None = None,
+        hand_no: int = 1,
+    ) -> "Game":
+        """Shuffle with ``random.Random(seed)``, deal (RULES.md §1) and open the auction with
+        ``first_bidder`` (default: a random seat from the same generator). The deal events are
+        in ``game.events``; the game is then in :attr:`Phase.BID`."""
+        ruleset = ruleset or hongwu()
+        rng = random.Random(seed)
+        from engine.cards import make_deck
+
+        deck = make_deck(ruleset.decks)
+        rng.shuffle(deck)
+        if first_bidder is None:
+            first_bidder = rng.randrange(ruleset.players)
+        elif not 0 <= first_bidder < ruleset.players:
+            raise ValueError(f"first_bidder must be a seat 0..{ruleset.players - 1}")
+        n, k = ruleset.players, ruleset.hand_size
+        hands = [sorted(deck[i * k:(i + 1) * k]) for i in range(n)]
+        kitty = tuple(sorted(deck[n * k:]))
+        game = cls(ruleset, seed, hand_no, first_bidder, hands, kitty)
+        game.points_won = [0] * n
+        game.events.append(HandStarted(hand_no, seed, ruleset.decks, first_bidder))
+        for s in range(n):
+            game.events.append(CardsDealt(s, tuple(hands[s]), len(hands[s])))
+        game.auction = Auction(ruleset, first_bidder)
+        game.phase = Phase.BID
+        return game
+
+    @classmethod
+    def from_deal(
+        cls,
+        hands: Sequence[Sequence[Card | str]],
+        kitty: Sequence[Card | str],
+        ruleset: RuleSet | None = None,
+        first_bidder: int = 0,
+    ) -> "Game":
+        """A hand from a given deal (tests, replays, puzzles); otherwise as :meth:`new`.
+        Raises ValueError when the deal does not match the ruleset's sizes or decks."""
+        ruleset = ruleset or hongwu()
+        hs = [sorted(parse_cards(h)) for h in hands]
+        kt = tuple(sorted(parse_cards(kitty)))
+        if len(hs) != ruleset.players or any(len(h) != ruleset.hand_size for h in hs) or len(kt) != ruleset.kitty_size:
+            raise ValueError("the deal does not match the ruleset's hand and kitty sizes")
+        from engine.cards import check_fits
+
+        check_fits([c for h in hs for c in h] + list(kt), ruleset.decks)
+        game = cls(ruleset, None, 1, first_bidder, hs, kt)
+        game.points_won = [0] * ruleset.players
+        game.events.append(HandStarted(1, None, ruleset.decks, first_bidder))
+        for s in range(ruleset.players):
+            game.events.append(CardsDealt(s, tuple(hs[s]), len(hs[s])))
+        game.auction = Auction(ruleset, first_bidder)
+        game.phase = Phase.BID
+        return game
+
+    def clone(self) -> "Game":
+        """An independent copy (for search); events are shared up to now, then diverge."""
+        g = Game(
+            self.ruleset, self.seed, self.hand_no, self.first_bidder,
+            [list(h) for h in self.hands], self.kitty, self.phase, self.auction, self.dealer,
+            self.bid, self.trump, self.buried, self.trick_no, self.leader, list(self.current),
+            list(self.tricks), list(self.points_won), list(self.red_fives),
+            list(self.failed_throws), self.settlement, list(self.events),
+        )
+        return g
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def ctx(self) -> TrumpContext | None:
+        """The card order once trump is chosen."""
+        return context(self.trump) if self.trump else None
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must act now, or None when the hand is over."""
+        if self.phase is Phase.BID:
+            return self.auction.to_act
+        if self.phase in (Phase.TRUMP, Phase.BURY):
+            return self.dealer
+        if self.phase is Phase.PLAY:
+            return (self.leader + len(self.current)) % self.ruleset.players
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand is settled."""
+        return self.phase is Phase.SETTLE
+
+    def hand_of(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds (unfiltered: for the host and tests, not for players)."""
+        return tuple(self.hands[seat])
+
+    def play_options(self, seat: int | None = None) -> PlayOptions:
+        """What ``seat`` (default: the seat to act) may play now. ValueError outside play."""
+        if self.phase is not Phase.PLAY:
+            raise ValueError("there are play options only in the play phase")
+        seat = self.to_act if seat is None else seat
+        lead = self.current[0][1] if self.current else None
+        return PlayOptions(self.hands[seat], lead, self.ctx)
+
+    def view(self, seat: int | None) -> PlayerView:
+        """What ``seat`` may see (``None``: an observer, public information only)."""
+        rs = self.ruleset
+        dealer_sees = seat is not None and seat == self.dealer
+        settled = self.phase is Phase.SETTLE
+        hand: tuple[Card, ...] = ()
+        if seat is not None:
+            hand = self.ctx.sort_hand(self.hands[seat]) if self.trump else tuple(
+                sorted(self.hands[seat], key=_neutral_key)
+            )
+        bids = tuple(self._bid_seats()) if self.auction is not None else ()
+        took = self.phase in (Phase.BURY, Phase.PLAY, Phase.SETTLE)
+        return PlayerView(
+            seat=seat,
+            phase=self.phase,
+            ruleset=rs,
+            hand_no=self.hand_no,
+            first_bidder=self.first_bidder,
+            bids=bids,
+            legal_bid_amounts=(
+                self.auction.options() if self.phase is Phase.BID and seat == self.to_act else ()
+            ),
+            dealer=self.dealer,
+            bid=self.bid,
+            trump=self.trump,
+            to_act=self.to_act,
+            hand=hand,
+            hand_sizes=tuple(len(h) for h in self.hands),
+            kitty=self.kitty if (dealer_sees and took) else None,
+            buried=self.buried if ((dealer_sees and self.phase in (Phase.PLAY, Phase.SETTLE)) or settled) else None,
+            trick_no=self.trick_no,
+            trick_leader=self.leader,
+            current_trick=tuple(self.current),
+            tricks=tuple(self.tricks),
+            points_won=tuple(self.points_won),
+            red_fives=tuple(self.red_fives),
+            failed_throws=tuple(self.failed_throws),
+            settlement=self.settlement,
+        )
+
+    def _bid_seats(self) -> list[tuple[int, int | None]]:
+        out, seat, passed = [], self.first_bidder, set()
+        n = self.ruleset.players
+        for amount in self.auction.actions:
+            out.append((seat, amount))
+            if amount is None:
+                passed.add(seat)
+            for step in range(1, n + 1):
+                s = (seat + step) % n
+                if s not in passed:
+                    seat = s
+                    break
+        return out
+
+    # -- actions ------------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action`` and return the events it caused (also appended to ``events``).
+
+        Raises :class:`IllegalAction` (state unchanged) when the action is not allowed now:
+        wrong phase, not the seat's turn, or against the rules (the message says which rule).
+        """
+        seat = getattr(action, "seat", None)
+        if self.phase is Phase.SETTLE:
+            raise IllegalAction("the hand is over")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.ruleset.players:
+            raise IllegalAction(f"there is no seat {seat!r}")
+        if seat != self.to_act:
+            raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        handler = {
+            (Phase.BID, Bid): self._bid,
+            (Phase.TRUMP, ChooseTrump): self._trump,
+            (Phase.BURY, Bury): self._bury,
+            (Phase.PLAY, Play): self._play,
+        }.get((self.phase, type(action)))
+        if handler is None:
+            raise IllegalAction(
+                f"{type(action).__name__} is not possible in the {self.phase.value} phase"
+            )
+        events = handler(action)
+        self.events.extend(events)
+        return events
+
+    def _bid(self, action: Bid) -> list[Event]:
+        try:
+            self.auction = self.auction.apply(action.amount)
+        except BidError as exc:
+            raise IllegalAction(str(exc)) from None
+        events: list[Event] = [BidMade(action.seat, action.amount)]
+        if self.auction.done:
+            self.dealer, self.bid = self.auction.dealer, self.auction.bid
+            self.phase = Phase.TRUMP
+            events.append(DealerChosen(self.dealer, self.bid))
+        return events
+
+    def _trump(self, action: ChooseTrump) -> list[Event]:
+        if action.suit not in SUITS:
+            raise IllegalAction(f"the trump suit must be one of ♠ ♥ ♣ ♦ (S H C D), not {action.suit!r}")
+        self.trump = action.suit
+        self.hands[self.dealer] = sorted(self.hands[self.dealer] + list(self.kitty))
+        self.phase = Phase.BURY
+        return [
+            TrumpChosen(action.seat, action.suit, bool(action.timed_out)),
+            KittyTaken(self.dealer, self.kitty, len(self.kitty)),
+        ]
+
+    def _bury(self, action: Bury) -> list[Event]:
+        try:
+            cards = parse_cards(action.cards)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        k = self.ruleset.kitty_size
+        if len(cards) != k:
+            raise IllegalAction(f"bury exactly {k} cards, not {len(cards)}")
+        hand = self._remove(self.hands[self.dealer], cards)
+        self.hands[self.dealer] = hand
+        self.buried = tuple(sorted(cards))
+        self.phase = Phase.PLAY
+        self.leader = self.dealer
+        return [KittyBuried(self.dealer, self.buried, k)]
+
+    @staticmethod
+    def _remove(hand: list[Card], cards: Sequence[Card]) -> list[Card]:
+        left = list(hand)
+        for c in cards:
+            try:
+                left.remove(c)
+            except ValueError:
+                raise IllegalAction(f"you do not hold {'another ' if c in hand else ''}{c}") from None
+        return left
+
+    def _play(self, action: Play) -> list[Event]:
+        try:
+            cards = parse_cards(action.cards)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        seat, ctx, n = action.seat, self.ctx, self.ruleset.players
+        hand = self.hands[seat]
+        events: list[Event] = []
+        if not self.current:  # leading
+            reason = PlayOptions(hand, None, ctx).explain(cards)
+            if reason:
+                raise IllegalAction(reason)
+            if len(cards) > 1 and classify(cards, ctx).kind == THROW:
+                others = [self.hands[(seat + i) % n] for i in range(1, n)]
+                check = check_lead(cards, others, ctx)
+                if not check.valid:
+                    blocker = (seat + 1 + check.blocker) % n if check.blocker is not None else None
+                    events.append(ThrowFailed(seat, tuple(cards), check.forced, blocker))
+                    self.failed_throws.append(seat)
+                    cards = check.forced
+        else:
+            reason = follow_error(self.current[0][1], hand, cards, ctx)
+            if reason:
+                raise IllegalAction(reason)
+        cards = tuple(sorted(cards))
+        self.hands[seat] = self._remove(hand, cards)
+        self.current.append((seat, cards))
+        events.append(CardsPlayed(seat, cards, self.trick_no, len(self.current) == 1))
+        if len(self.current) == n:
+            events.extend(self._finish_trick())
+        return events
+
+    def _finish_trick(self) -> list[Event]:
+        ctx, dealer = self.ctx, self.dealer
+        plays = tuple(self.current)
+        w = trick_winner([p for _, p in plays], ctx)
+        winner = plays[w][0]
+        points = card_points(c for _, p in plays for c in p)
+        captures = tuple(
+            (s, winner)
+            for s, p in plays
+            for c in p
+            if c == RED_FIVE and (s == dealer) != (winner == dealer)
+        )
+        lead_trump = ctx.is_trump(plays[0][1][0])
+        ruff = not lead_trump and ctx.is_trump(plays[w][1][0])
+        self.points_won[winner] += points
+        self.red_fives.extend(captures)
+        self.tricks.append(FinishedTrick(self.trick_no, self.leader, plays, winner, points))
+        events: list[Event] = [TrickWon(winner, points, self.trick_no, plays, ruff, captures)]
+        self.current = []
+        self.leader = winner
+        self.trick_no += 1
+        if not any(self.hands):
+            self.settlement = settle(
+                self.ruleset, dealer, self.bid, self.points_won, self.buried, winner,
+                self.red_fives, self.failed_throws,
+            )
+            self.phase = Phase.SETTLE
+            events.append(HandSettled(self.settlement))
+        return events
+
+
+def match_seed(seed: int | None, hand_no: int) -> int | None:
+    """The seed of hand ``hand_no`` (1-based) of a match started with ``seed`` (None: random),
+    so a match seed reproduces every hand."""
+    if seed is None:
+        return None
+    return random.Random(seed * 1_000_003 + hand_no).getrandbits(48)

@@ -1,0 +1,558 @@
+"""Tricks: leading (throw adjudication), following (suit and structure obligations), the
+legal-play generator and the trick winner (RULES.md §7, §8, §9).
+
+The legality check (:func:`follow_error`) and the generator (:func:`legal_follows`) are built
+on one definition, the *obligation*: for the led components in decomposition order, the most
+structure (pairs, triples, tractors) the follower's holding in the led suit can give, compared
+lexicographically. A follow is legal when its cards in the led suit give exactly that much.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+from typing import Iterator, Sequence
+
+from engine.cards import ALL_CARDS, SUIT_SYMBOLS, SUITS, Card
+from engine.order import EFFECTIVE_SUITS, TRUMP_INDEX, TrumpContext
+from engine.patterns import (
+    INVALID, PAIR, SINGLE, THROW, TRACTOR, TRIPLE, Component, Pattern, classify, counts_of, runs,
+    suit_of_play,
+)
+
+Counts = dict[int, int]
+
+
+# --------------------------------------------------------------------------------------
+# small helpers on one-suit holdings
+# --------------------------------------------------------------------------------------
+def _minus(counts: Counts, cards: Sequence[int], group: int) -> Counts:
+    out = dict(counts)
+    for c in cards:
+        n = out[c] - group
+        if n:
+            out[c] = n
+        else:
+            del out[c]
+    return out
+
+
+def _units(counts: Counts, group: int, length: int, ctx: TrumpContext) -> list[list[int]]:
+    """Every unit of ``length`` consecutive groups of ``group`` identical cards in ``counts``
+    (a pair may come out of a triple; any window of a longer tractor counts), highest top first."""
+    val = ctx.VAL
+    if length == 1:
+        cards = [c for c, n in counts.items() if n >= group]
+        cards.sort(key=lambda c: (-val[c], c))
+        return [[c] for c in cards]
+    out = []
+    for run in runs(counts, group, ctx):
+        for i in range(len(run) - length + 1):
+            out.append(run[i:i + length])
+    out.sort(key=lambda u: (-val[u[-1]], u[-1]))
+    return out
+
+
+def _suit_name(suit: str) -> str:
+    return "trump" if suit == "trump" else SUIT_SYMBOLS[suit]
+
+
+def _describe(group: int, length: int) -> str:
+    if length > 1:
+        return f"a tractor of {length} {'pairs' if group == 2 else 'triples'}"
+    return ("a single", "a pair", "a triple")[group - 1]
+
+
+# --------------------------------------------------------------------------------------
+# leading (RULES.md §7)
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LeadCheck:
+    """Result of :func:`check_lead`: ``valid``; ``forced`` (the cards the leader must play
+    instead when a throw fails, None if valid or if the cards cannot be led at all);
+    ``failing`` (the components another player could beat); ``blocker`` (index into
+    ``other_hands`` of the first hand that beats the forced component, or None); ``reason``."""
+
+    valid: bool
+    forced: tuple[Card, ...] | None
+    failing: tuple[Component, ...] = ()
+    blocker: int | None = None
+    reason: str = ""
+
+
+def _beatable(comp: Component, counts: Counts, ctx: TrumpContext) -> bool:
+    """Can a holding of the component's suit form a unit that beats ``comp``?"""
+    top = ctx.VAL[comp.top]
+    if comp.length == 1:
+        return any(n >= comp.group and ctx.VAL[c] > top for c, n in counts.items())
+    return any(
+        len(r) >= comp.length and ctx.VAL[r[-1]] > top for r in runs(counts, comp.group, ctx)
+    )
+
+
+def _forced_order(comp: Component, ctx: TrumpContext) -> tuple:
+    kind = 3 if comp.length > 1 else comp.group - 1
+    top = comp.top
+    return (kind, ctx.VAL[top], comp.length, SUITS.index(top.suit) if top.suit else -1)
+
+
+def check_lead(lead: Sequence[int], other_hands: Sequence[Sequence[int]], ctx: TrumpContext) -> LeadCheck:
+    """Judge a lead (RULES.md §7). Any one pattern may be led; a throw stands only if no single
+    other player's cards of its suit can beat one of its components. On failure the leader must
+    play one failing component: the lowest single, else the lowest pair, then triples, then
+    tractors (lowest top, then shorter); equal ranks go to the first suit in ♠ ♥ ♣ ♦ order.
+
+    ``other_hands`` are the other players' whole hands. Returns a :class:`LeadCheck`.
+    """
+    pattern = classify(lead, ctx)
+    if pattern.kind == INVALID:
+        return LeadCheck(False, None, reason="a lead must be cards of one suit (or all trumps)")
+    if pattern.kind != THROW:
+        return LeadCheck(True, None)
+    sx = TRUMP_INDEX if pattern.suit == "trump" else SUITS.index(pattern.suit)
+    holdings = [counts_of(c for c in hand if ctx.SUITX[c] == sx) for hand in other_hands]
+    failing = [
+        comp for comp in pattern.components if any(_beatable(comp, h, ctx) for h in holdings)
+    ]
+    if not failing:
+        return LeadCheck(True, None)
+    forced = min(failing, key=lambda comp: _forced_order(comp, ctx))
+    blocker = next(i for i, h in enumerate(holdings) if _beatable(forced, h, ctx))
+    return LeadCheck(
+        False, tuple(forced.cards), tuple(failing), blocker,
+        reason=f"the throw fails: another player can beat its {_describe(forced.group, forced.length)}",
+    )
+
+
+# --------------------------------------------------------------------------------------
+# following (RULES.md §8): the obligation
+# --------------------------------------------------------------------------------------
+def _choices(counts: Counts, group: int, length: int, ctx: TrumpContext) -> tuple[tuple, list[tuple[list[int], ...]]]:
+    """Best value a component (``group``, ``length``) can get from ``counts``, and every way
+    to get it: a list of ``(cards taken as triples, cards taken as pairs)``."""
+    if group == 1:
+        return (), [([], [])]
+    if length == 1:
+        if group == 3:
+            triples = [c for c, n in counts.items() if n >= 3]
+            if triples:
+                return (2,), [([c], []) for c in triples]
+        pairs = [c for c, n in counts.items() if n >= 2]
+        if pairs:
+            return (1,), [([], [c]) for c in pairs]
+        return (0,), [([], [])]
+    windows = _units(counts, group, length, ctx)
+    if windows:
+        if group == 2:
+            return (1, length), [([], w) for w in windows]
+        return (1, length, 0), [(w, []) for w in windows]
+    if group == 2:
+        pairs = sorted(c for c, n in counts.items() if n >= 2)
+        m = min(length, len(pairs))
+        return (0, m), [([], list(p)) for p in combinations(pairs, m)]
+    triples = sorted(c for c, n in counts.items() if n >= 3)
+    t = min(length, len(triples))
+    found: dict[tuple, list] = {}
+    for tri in combinations(triples, t):
+        rest = _minus(counts, tri, 3)
+        pairs = sorted(c for c, n in rest.items() if n >= 2)
+        p = min(length - t, len(pairs))
+        found.setdefault((0, t, p), []).extend((list(tri), list(pp)) for pp in combinations(pairs, p))
+    best = max(found)
+    return best, found[best]
+
+
+def _take(counts: Counts, choice: tuple[list[int], list[int]]) -> Counts:
+    triples, pairs = choice
+    if triples:
+        counts = _minus(counts, triples, 3)
+    if pairs:
+        counts = _minus(counts, pairs, 2)
+    return counts
+
+
+def _structured(shapes: tuple[tuple[int, int], ...]) -> bool:
+    return any(g > 1 for g, _ in shapes)
+
+
+@lru_cache(maxsize=65536)
+def _obligation_cached(key: tuple, shapes: tuple[tuple[int, int], ...], trump: str) -> tuple:
+    from engine.order import context
+
+    return _obligation(dict(key), shapes, context(trump))
+
+
+def _obligation(counts: Counts, shapes: tuple[tuple[int, int], ...], ctx: TrumpContext) -> tuple:
+    """Lexicographically greatest structure vector that ``counts`` gives to ``shapes``."""
+    if not shapes or not _structured(shapes):
+        return ()
+    (group, length), rest = shapes[0], shapes[1:]
+    value, options = _choices(counts, group, length, ctx)
+    if not _structured(rest):
+        return (value,)
+    best = None
+    for choice in options:
+        tail = _obligation(_take(counts, choice), rest, ctx)
+        if best is None or tail > best:
+            best = tail
+    return (value,) + best
+
+
+def obligation(counts: Counts, shapes: tuple[tuple[int, int], ...], ctx: TrumpContext) -> tuple:
+    """The structure owed to a lead of component ``shapes`` by a one-suit holding ``counts``
+    (RULES.md §8), as a comparable tuple of per-component values in decomposition order."""
+    if not _structured(shapes):
+        return ()
+    return _obligation_cached(tuple(sorted(counts.items())), shapes, ctx.trump)
+
+
+def _shortfall(lead: Pattern, owed: tuple, given: tuple, suit: str) -> str:
+    for comp, o, g in zip(lead.components, owed, given):
+        if o != g:
+            name = _suit_name(suit)
+            if comp.length > 1 and o[0] == 1:
+                return f"{_describe(comp.group, comp.length)} was led and you hold a {name} tractor like it"
+            if comp.length > 1:
+                if comp.group == 2:
+                    return (f"{_describe(comp.group, comp.length)} was led: you hold {name} pairs "
+                            f"and must play {o[1]} of them")
+                return (f"{_describe(comp.group, comp.length)} was led: you must play {o[1]} {name} "
+                        f"triple(s) and {o[2]} pair(s)")
+            if comp.group == 3 and o == (2,):
+                return f"a triple was led and you hold a {name} triple"
+            if lead.kind == THROW:
+                return f"the throw includes {_describe(comp.group, 1)} and you hold a {name} pair to match it"
+            return f"{_describe(comp.group, 1)} was led and you hold a {name} pair"
+    return "your play does not give the structure the lead requires"
+
+
+def follow_error(lead: Sequence[int], hand: Sequence[int], play: Sequence[int], ctx: TrumpContext) -> str | None:
+    """Why ``play`` may not follow ``lead`` from ``hand`` (the whole hand, play included), or
+    None when it is legal (RULES.md §8): as many cards as led; the led effective suit first
+    (all of it if short, trumps first when trump is led); then as much structure (pairs,
+    triples, tractors, in the led components' order) as the holding can give.
+
+    Raises ValueError when ``lead`` is empty or of mixed suits.
+    """
+    pattern = classify(lead, ctx)
+    if pattern.kind == INVALID:
+        raise ValueError("the lead must be one or more cards of one effective suit")
+    n = len(lead)
+    if len(play) != n:
+        return f"play exactly {n} card{'s' if n != 1 else ''}: {n} {'were' if n != 1 else 'was'} led"
+    have = counts_of(hand)
+    for c, k in counts_of(play).items():
+        if have.get(c, 0) < k:
+            return f"you do not hold {'that many ' if have.get(c) else ''}{ALL_CARDS[c]}"
+    suit = pattern.suit
+    sx = TRUMP_INDEX if suit == "trump" else SUITS.index(suit)
+    in_hand = [c for c in hand if ctx.SUITX[c] == sx]
+    in_play = [c for c in play if ctx.SUITX[c] == sx]
+    name = _suit_name(suit)
+    if len(in_hand) >= n and len(in_play) < n:
+        return f"you must follow suit: {name} was led and you hold {len(in_hand)} {name} card(s)"
+    if len(in_hand) < n and len(in_play) < len(in_hand):
+        return f"you must play all your {name} cards ({len(in_hand)}) before other cards"
+    if len(in_hand) <= n or len(in_play) == len(in_hand):
+        return None  # every card of the suit is played: all the structure there is, is given
+    shapes = pattern.shapes
+    owed = obligation(counts_of(in_hand), shapes, ctx)
+    given = obligation(counts_of(in_play), shapes, ctx)
+    if given < owed:
+        return _shortfall(pattern, owed, given, suit)
+    return None
+
+
+def _multiset_combos(counts: Counts, m: int) -> Iterator[tuple[int, ...]]:
+    """Every sub-multiset of size ``m`` of ``counts`` (sorted tuples of card ids)."""
+    items = sorted(counts.items())
+
+    def rec(i: int, m: int) -> Iterator[tuple[int, ...]]:
+        if m == 0:
+            yield ()
+            return
+        if i == len(items):
+            return
+        c, n = items[i]
+        for k in range(min(n, m), -1, -1):
+            for tail in rec(i + 1, m - k):
+                yield (c,) * k + tail
+
+    return rec(0, m)
+
+
+def _structure_paths(counts: Counts, shapes, owed: tuple, ctx: TrumpContext) -> Iterator[Counts]:
+    """Yield, for every way the holding gives exactly ``owed``, the cards it leaves over."""
+    if not owed:
+        yield counts
+        return
+    (group, length), rest = shapes[0], shapes[1:]
+    value, options = _choices(counts, group, length, ctx)
+    if value != owed[0]:
+        return
+    for choice in options:
+        left = _take(counts, choice)
+        if len(owed) > 1 and _obligation(left, rest, ctx) != owed[1:]:
+            continue
+        yield from _structure_paths(left, rest, owed[1:], ctx)
+
+
+def legal_follows(lead: Sequence[int], hand: Sequence[int], ctx: TrumpContext) -> Iterator[tuple[Card, ...]]:
+    """Every legal follow to ``lead`` from ``hand``, each once, as card tuples sorted by id
+    (a lazy generator; RULES.md §8). Agrees with :func:`follow_error` on every position."""
+    pattern = classify(lead, ctx)
+    if pattern.kind == INVALID:
+        raise ValueError("the lead must be one or more cards of one effective suit")
+    n = len(lead)
+    suit = pattern.suit
+    sx = TRUMP_INDEX if suit == "trump" else SUITS.index(suit)
+    in_suit = counts_of(c for c in hand if ctx.SUITX[c] == sx)
+    h = sum(in_suit.values())
+    if h <= n:
+        fixed = tuple(c for c, k in in_suit.items() for _ in range(k))
+        others = counts_of(c for c in hand if ctx.SUITX[c] != sx)
+        for extra in _multiset_combos(others, n - h):
+            yield tuple(ALL_CARDS[c] for c in sorted(fixed + extra))
+        return
+    shapes = pattern.shapes
+    owed = obligation(in_suit, shapes, ctx)
+    if not owed:
+        for combo in _multiset_combos(in_suit, n):
+            yield tuple(ALL_CARDS[c] for c in combo)
+        return
+    seen: set[tuple[int, ...]] = set()
+    for left in _structure_paths(in_suit, shapes, owed, ctx):
+        used = _minus_counts(in_suit, left)
+        base = tuple(c for c, k in used.items() for _ in range(k))
+        for extra in _multiset_combos(left, n - len(base)):
+            play = tuple(sorted(base + extra))
+            if play not in seen:
+                seen.add(play)
+                yield tuple(ALL_CARDS[c] for c in play)
+
+
+def _minus_counts(a: Counts, b: Counts) -> Counts:
+    return {c: k - b.get(c, 0) for c, k in a.items() if k - b.get(c, 0) > 0}
+
+
+def legal_leads(hand: Sequence[int], ctx: TrumpContext) -> Iterator[tuple[Card, ...]]:
+    """Every lead the player may attempt: any non-empty set of cards of one effective suit
+    (single patterns always stand; throws are then judged by :func:`check_lead`). Lazy."""
+    by_suit: dict[int, Counts] = {}
+    for c in hand:
+        d = by_suit.setdefault(ctx.SUITX[c], {})
+        d[c] = d.get(c, 0) + 1
+    for sx in sorted(by_suit):
+        items = sorted(by_suit[sx].items())
+        for ks in product(*(range(k + 1) for _, k in items)):
+            play = tuple(ALL_CARDS[c] for (c, _), k in zip(items, ks) for _ in range(k))
+            if play:
+                yield play
+
+
+def lead_units(hand: Sequence[int], ctx: TrumpContext) -> list[tuple[Card, ...]]:
+    """Every one-pattern lead in ``hand`` (singles, pairs, triples, tractors of any length,
+    every window of a longer tractor), strongest first within each shape. These always stand."""
+    by_suit: dict[int, Counts] = {}
+    for c in hand:
+        d = by_suit.setdefault(ctx.SUITX[c], {})
+        d[c] = d.get(c, 0) + 1
+    out: list[tuple[Card, ...]] = []
+    for counts in by_suit.values():
+        for group in (1, 2, 3):
+            for unit in _units(counts, group, 1, ctx):
+                out.append(tuple(ALL_CARDS[c] for c in unit for _ in range(group)))
+            for run in runs(counts, group, ctx) if group > 1 else ():
+                for length in range(2, len(run) + 1):
+                    for i in range(len(run) - length + 1):
+                        out.append(tuple(ALL_CARDS[c] for c in run[i:i + length] for _ in range(group)))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# trick winner (RULES.md §9)
+# --------------------------------------------------------------------------------------
+def _fits(counts: Counts, shapes: list[tuple[int, int]], ctx: TrumpContext) -> bool:
+    if not shapes:
+        return True
+    (group, length), rest = shapes[0], shapes[1:]
+    for unit in _units(counts, group, length, ctx):
+        if _fits(_minus(counts, unit, group), rest, ctx):
+            return True
+    return False
+
+
+def play_key(play: Sequence[int], lead_shapes: tuple[tuple[int, int], ...], ctx: TrumpContext) -> int | None:
+    """Strength of ``play`` against a lead of component ``lead_shapes`` (RULES.md §9): the top
+    card's value of the largest component (most cards, then larger group) in the split of the
+    play into exactly the lead's shapes that is best for its player; None when no such split
+    exists or the cards are of mixed suits."""
+    if suit_of_play(play, ctx) is None:
+        return None
+    if len(lead_shapes) == 1 and lead_shapes[0][0] == 1:
+        return ctx.VAL[play[0]] if len(play) == 1 else None
+    counts = counts_of(play)
+    shapes = sorted(
+        ((g, l) for g, l in lead_shapes if g > 1), key=lambda s: (s[0] * s[1], s[0]), reverse=True
+    )
+    if not shapes:  # a throw of singles only
+        return max(ctx.VAL[c] for c in play)
+    (group, length), rest = shapes[0], shapes[1:]
+    for unit in _units(counts, group, length, ctx):  # highest top first
+        if _fits(_minus(counts, unit, group), rest, ctx):
+            return ctx.VAL[unit[-1]] if length > 1 else ctx.VAL[unit[0]]
+    return None
+
+
+def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
+    """Index of the play that wins the trick (``plays[0]`` is the lead; RULES.md §9).
+
+    A later play beats the current winner only if it is of one effective suit, splits into the
+    lead's shapes, and either ruffs (all trump against a non-trump winner) or is in the
+    winner's suit with a strictly higher key (:func:`play_key`). Equal plays: the first wins.
+    Raises ValueError if the plays differ in length or the lead is not of one suit.
+    """
+    lead = plays[0]
+    n = len(lead)
+    if any(len(p) != n for p in plays):
+        raise ValueError("every play of a trick has as many cards as the lead")
+    sx, val = ctx.SUITX, ctx.VAL
+    if n == 1:  # fast path: singles
+        best, bs, bv = 0, sx[lead[0]], val[lead[0]]
+        for i in range(1, len(plays)):
+            c = plays[i][0]
+            s = sx[c]
+            if s == bs:
+                if val[c] > bv:
+                    best, bv = i, val[c]
+            elif s == TRUMP_INDEX and bs != TRUMP_INDEX:  # a ruff
+                best, bs, bv = i, s, val[c]
+        return best
+    pattern = classify(lead, ctx)
+    if pattern.kind == INVALID:
+        raise ValueError("the lead must be cards of one effective suit")
+    shapes = pattern.shapes
+    best, best_suit, best_key = 0, pattern.suit, play_key(lead, shapes, ctx)
+    for i in range(1, len(plays)):
+        suit = suit_of_play(plays[i], ctx)
+        if suit is None or (suit != pattern.suit and suit != "trump"):
+            continue
+        if suit != best_suit and not (suit == "trump" and best_suit != "trump"):
+            continue
+        key = play_key(plays[i], shapes, ctx)
+        if key is None:
+            continue
+        if suit != best_suit or key > best_key:
+            best, best_suit, best_key = i, suit, key
+    return best
+
+
+# --------------------------------------------------------------------------------------
+# what a seat may play now
+# --------------------------------------------------------------------------------------
+class PlayOptions:
+    """The plays open to one seat at this moment (RULES.md §7, §8).
+
+    ``leading`` (bool); ``lead`` (the cards led this trick, None when leading); ``hand``;
+    ``ctx``. Iterating yields every legal play lazily (when leading, every set of cards of one
+    effective suit; throws are judged when played). ``explain(cards)`` gives the reason a play
+    is refused (None when legal); ``is_legal(cards)``; ``units()`` the one-pattern leads;
+    ``sample(rng)`` one legal play (uniform over legal plays).
+    """
+
+    __slots__ = ("hand", "lead", "ctx", "leading")
+
+    def __init__(self, hand: Sequence[int], lead: Sequence[int] | None, ctx: TrumpContext) -> None:
+        self.hand = tuple(hand)
+        self.lead = tuple(lead) if lead else None
+        self.ctx = ctx
+        self.leading = self.lead is None
+
+    def __iter__(self) -> Iterator[tuple[Card, ...]]:
+        if self.leading:
+            return legal_leads(self.hand, self.ctx)
+        return legal_follows(self.lead, self.hand, self.ctx)
+
+    def explain(self, cards: Sequence[int]) -> str | None:
+        """None when ``cards`` may be played now, else the reason in words."""
+        if self.leading:
+            if not cards:
+                return "choose at least one card to lead"
+            have = counts_of(self.hand)
+            for c, k in counts_of(cards).items():
+                if have.get(c, 0) < k:
+                    return f"you do not hold {ALL_CARDS[c]}"
+            if suit_of_play(cards, self.ctx) is None:
+                return "a lead must be cards of one suit (or all trumps)"
+            return None
+        return follow_error(self.lead, self.hand, cards, self.ctx)
+
+    def is_legal(self, cards: Sequence[int]) -> bool:
+        """True when ``cards`` may be played now."""
+        return self.explain(cards) is None
+
+    def units(self) -> list[tuple[Card, ...]]:
+        """One-pattern leads (when leading) — see :func:`lead_units`."""
+        return lead_units(self.hand, self.ctx)
+
+    def sample(self, rng: random.Random) -> tuple[Card, ...]:
+        """One legal play drawn uniformly at random with ``rng``."""
+        ctx = self.ctx
+        if self.leading:
+            by_suit: dict[int, Counts] = {}
+            for c in self.hand:
+                d = by_suit.setdefault(ctx.SUITX[c], {})
+                d[c] = d.get(c, 0) + 1
+            suits = sorted(by_suit)
+            weights = []
+            for sx in suits:
+                w = 1
+                for k in by_suit[sx].values():
+                    w *= k + 1
+                weights.append(w - 1)
+            sx = rng.choices(suits, weights)[0]
+            while True:
+                play = [c for c, k in sorted(by_suit[sx].items()) for _ in range(rng.randint(0, k))]
+                if play:
+                    return tuple(ALL_CARDS[c] for c in play)
+        lead = self.lead
+        n = len(lead)
+        lsx = ctx.SUITX[lead[0]]
+        in_suit = [c for c in self.hand if ctx.SUITX[c] == lsx]
+        if n == 1:
+            pool = sorted(set(in_suit or self.hand))
+            return (ALL_CARDS[rng.choice(pool)],)
+        if len(in_suit) <= n:
+            others = counts_of(c for c in self.hand if ctx.SUITX[c] != lsx)
+            extra = _sample_multiset(others, n - len(in_suit), rng)
+            return tuple(ALL_CARDS[c] for c in sorted(in_suit + extra))
+        return rng.choice(list(legal_follows(lead, self.hand, ctx)))
+
+
+def _sample_multiset(counts: Counts, m: int, rng: random.Random) -> list[int]:
+    """A sub-multiset of size ``m`` of ``counts``, uniform over all such sub-multisets."""
+    items = sorted(counts.items())
+    k = len(items)
+    ways = [[0] * (m + 1) for _ in range(k + 1)]
+    ways[k][0] = 1
+    for i in range(k - 1, -1, -1):
+        n = items[i][1]
+        row, nxt = ways[i], ways[i + 1]
+        for r in range(m + 1):
+            row[r] = sum(nxt[r - j] for j in range(min(n, r) + 1))
+    out: list[int] = []
+    r = m
+    for i in range(k):
+        if r == 0:
+            break
+        c, n = items[i]
+        x = rng.randrange(ways[i][r])
+        for j in range(min(n, r) + 1):
+            w = ways[i + 1][r - j]
+            if x < w:
+                out.extend([c] * j)
+                r -= j
+                break
+            x -= w
+    return out
