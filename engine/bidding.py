@@ -31,8 +31,14 @@ class Auction:
     actions: tuple[int | None, ...] = ()
 
     # -- derived state ---------------------------------------------------------------
-    def _replay(self) -> tuple[int | None, int | None, set[int], int | None, bool]:
-        """(highest bid, its seat, passed seats, next seat, done)."""
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_state", self._compute())
+
+    def _replay(self) -> tuple[int | None, int | None, frozenset[int], int | None, bool]:
+        """(highest bid, its seat, passed seats, next seat, done), computed once."""
+        return self._state  # type: ignore[attr-defined]
+
+    def _compute(self) -> tuple[int | None, int | None, frozenset[int], int | None, bool]:
         rs = self.ruleset
         high, high_seat, passed = None, None, set()
         seat = self.start
@@ -49,7 +55,7 @@ class Auction:
                 done = True
                 break
             seat = self._next_active(seat, passed)
-        return high, high_seat, passed, (None if done else seat), done
+        return high, high_seat, frozenset(passed), (None if done else seat), done
 
     def _next_active(self, seat: int, passed: set[int]) -> int:
         n = self.ruleset.players

@@ -7,6 +7,7 @@ Internally a holding of one effective suit is a ``dict card -> count``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from engine.cards import ALL_CARDS, Card
@@ -136,6 +137,18 @@ def suit_of_play(cards: Sequence[int], ctx: TrumpContext) -> str | None:
 
 
 def classify(cards: Sequence[int], ctx: TrumpContext) -> Pattern:
+    """Classify a play (see :func:`classify_uncached`); results are cached per trump suit."""
+    return _classify_cached(tuple(sorted(cards)), ctx.trump)
+
+
+@lru_cache(maxsize=32768)
+def _classify_cached(cards: tuple[int, ...], trump: str) -> Pattern:
+    from engine.order import context
+
+    return classify_uncached(cards, context(trump))
+
+
+def classify_uncached(cards: Sequence[int], ctx: TrumpContext) -> Pattern:
     """Classify a play (RULES.md §6): one component gives its shape, several give ``throw``,
     an empty list or mixed effective suits give ``invalid``.
 

@@ -396,17 +396,12 @@ class Game:
             raise IllegalAction(f"there is no seat {seat!r}")
         if seat != self.to_act:
             raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        handler = {
-            (Phase.BID, Bid): self._bid,
-            (Phase.TRUMP, ChooseTrump): self._trump,
-            (Phase.BURY, Bury): self._bury,
-            (Phase.PLAY, Play): self._play,
-        }.get((self.phase, type(action)))
+        handler = self._HANDLERS.get((self.phase, type(action)))
         if handler is None:
             raise IllegalAction(
                 f"{type(action).__name__} is not possible in the {self.phase.value} phase"
             )
-        events = handler(action)
+        events = handler(self, action)
         self.events.extend(events)
         return events
 
@@ -459,10 +454,12 @@ class Game:
         return left
 
     def _play(self, action: Play) -> list[Event]:
-        try:
-            cards = parse_cards(action.cards)
-        except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
+        cards = action.cards
+        if not all(type(c) is Card for c in cards):
+            try:
+                cards = parse_cards(cards)
+            except ValueError as exc:
+                raise IllegalAction(str(exc)) from None
         seat, ctx, n = action.seat, self.ctx, self.ruleset.players
         hand = self.hands[seat]
         events: list[Event] = []
@@ -519,6 +516,14 @@ class Game:
             self.phase = Phase.SETTLE
             events.append(HandSettled(self.settlement))
         return events
+
+
+Game._HANDLERS = {
+    (Phase.BID, Bid): Game._bid,
+    (Phase.TRUMP, ChooseTrump): Game._trump,
+    (Phase.BURY, Bury): Game._bury,
+    (Phase.PLAY, Play): Game._play,
+}
 
 
 def match_seed(seed: int | None, hand_no: int) -> int | None:

@@ -235,10 +235,22 @@ def follow_error(lead: Sequence[int], hand: Sequence[int], play: Sequence[int], 
 
     Raises ValueError when ``lead`` is empty or of mixed suits.
     """
+    n = len(lead)
+    if n == 1 and len(play) == 1:  # fast path: a single led, a single played
+        led, card = lead[0], play[0]
+        if card not in hand:
+            return f"you do not hold {ALL_CARDS[card]}"
+        sx = ctx.SUITX
+        s = sx[led]
+        if sx[card] != s:
+            for c in hand:
+                if sx[c] == s:
+                    name = _suit_name(EFFECTIVE_SUITS[s])
+                    return f"you must follow suit: {name} was led and you hold {name}"
+        return None
     pattern = classify(lead, ctx)
     if pattern.kind == INVALID:
         raise ValueError("the lead must be one or more cards of one effective suit")
-    n = len(lead)
     if len(play) != n:
         return f"play exactly {n} card{'s' if n != 1 else ''}: {n} {'were' if n != 1 else 'was'} led"
     have = counts_of(hand)
