@@ -19,7 +19,7 @@ from engine.events import (
     KittyTaken, ThrowFailed, TrickWon, TrumpChosen,
 )
 from engine.order import TrumpContext, context
-from engine.patterns import THROW, classify, counts_of
+from engine.patterns import THROW, classify, suit_of_play
 from engine.ruleset import RuleSet, hongwu
 from engine.scoring import Settlement, settle
 from engine.tricks import PlayOptions, check_lead, follow_error, trick_winner
@@ -396,8 +396,8 @@ class Game:
             raise IllegalAction(f"there is no seat {seat!r}")
         if seat != self.to_act:
             raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
-        handler = self._HANDLERS.get((self.phase, type(action)))
-        if handler is None:
+        phase, handler = self._HANDLERS.get(type(action), (None, None))
+        if phase is not self.phase:
             raise IllegalAction(
                 f"{type(action).__name__} is not possible in the {self.phase.value} phase"
             )
@@ -463,24 +463,29 @@ class Game:
         seat, ctx, n = action.seat, self.ctx, self.ruleset.players
         hand = self.hands[seat]
         events: list[Event] = []
-        if not self.current:  # leading
-            reason = PlayOptions(hand, None, ctx).explain(cards)
-            if reason:
-                raise IllegalAction(reason)
-            if len(cards) > 1 and classify(cards, ctx).kind == THROW:
-                others = [self.hands[(seat + i) % n] for i in range(1, n)]
-                check = check_lead(cards, others, ctx)
-                if not check.valid:
-                    blocker = (seat + 1 + check.blocker) % n if check.blocker is not None else None
-                    events.append(ThrowFailed(seat, tuple(cards), check.forced, blocker))
-                    self.failed_throws.append(seat)
-                    cards = check.forced
-        else:
+        if not self.current:  # leading (RULES.md §7)
+            if not cards:
+                raise IllegalAction("choose at least one card to lead")
+            left = self._remove(hand, cards)
+            if len(cards) > 1:
+                if suit_of_play(cards, ctx) is None:
+                    raise IllegalAction("a lead must be cards of one suit (or all trumps)")
+                if classify(cards, ctx).kind == THROW:
+                    others = [self.hands[(seat + i) % n] for i in range(1, n)]
+                    check = check_lead(cards, others, ctx)
+                    if not check.valid:
+                        blocker = (seat + 1 + check.blocker) % n if check.blocker is not None else None
+                        events.append(ThrowFailed(seat, tuple(cards), check.forced, blocker))
+                        self.failed_throws.append(seat)
+                        cards = check.forced
+                        left = self._remove(hand, cards)
+        else:  # following (RULES.md §8)
             reason = follow_error(self.current[0][1], hand, cards, ctx)
             if reason:
                 raise IllegalAction(reason)
+            left = self._remove(hand, cards)
         cards = tuple(sorted(cards))
-        self.hands[seat] = self._remove(hand, cards)
+        self.hands[seat] = left
         self.current.append((seat, cards))
         events.append(CardsPlayed(seat, cards, self.trick_no, len(self.current) == 1))
         if len(self.current) == n:
@@ -519,10 +524,10 @@ class Game:
 
 
 Game._HANDLERS = {
-    (Phase.BID, Bid): Game._bid,
-    (Phase.TRUMP, ChooseTrump): Game._trump,
-    (Phase.BURY, Bury): Game._bury,
-    (Phase.PLAY, Play): Game._play,
+    Bid: (Phase.BID, Game._bid),
+    ChooseTrump: (Phase.TRUMP, Game._trump),
+    Bury: (Phase.BURY, Game._bury),
+    Play: (Phase.PLAY, Game._play),
 }
 
 
