@@ -283,6 +283,35 @@ class Game:
         game.phase = Phase.BID
         return game
 
+    @classmethod
+    def from_view(
+        cls,
+        view: PlayerView,
+        hands: Sequence[Sequence[Card]],
+        buried: Sequence[Card] = (),
+    ) -> "Game":
+        """A play-phase game consistent with ``view`` whose hidden hands are ``hands`` (one
+        card list per seat; ``hands[view.seat]`` must be the view's own hand), for search
+        and analysis (determinization). ``buried`` fills in the kitty when the viewer is not
+        the dealer. Raises ValueError outside the play phase or when the hand sizes do not
+        match ``view.hand_sizes``."""
+        if view.phase is not Phase.PLAY:
+            raise ValueError("from_view needs a view of the play phase")
+        if [len(h) for h in hands] != list(view.hand_sizes):
+            raise ValueError("the hands do not match the view's hand sizes")
+        if view.seat is not None and sorted(hands[view.seat]) != sorted(view.hand):
+            raise ValueError("the viewer's own hand must be kept")
+        rs = view.ruleset
+        auction = Auction(rs, view.first_bidder, tuple(a for _, a in view.bids))
+        game = cls(
+            rs, None, view.hand_no, view.first_bidder, [sorted(h) for h in hands], (),
+            Phase.PLAY, auction, view.dealer, view.bid, view.trump,
+            tuple(view.buried if view.buried is not None else buried), view.trick_no,
+            view.trick_leader, list(view.current_trick), list(view.tricks),
+            list(view.points_won), list(view.red_fives), list(view.failed_throws),
+        )
+        return game
+
     def clone(self) -> "Game":
         """An independent copy (for search); events are shared up to now, then diverge."""
         g = Game(

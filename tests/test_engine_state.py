@@ -168,3 +168,19 @@ def test_clone_is_independent():
     opts = c.play_options()
     c.apply(Play(c.to_act, next(iter(opts))))
     assert len(g.current) == 0 and len(c.current) == 1
+
+
+def test_from_view_rebuilds_a_position_for_search():
+    g = to_play(Game.new(hongwu(2), seed=21))
+    rng = random.Random(1)
+    for _ in range(6):  # a trick and a half
+        g.apply(Play(g.to_act, g.play_options().sample(rng)))
+    seat = g.to_act
+    v = g.view(seat)
+    sim = Game.from_view(v, [list(h) for h in g.hands], g.buried)
+    assert sim.to_act == g.to_act and sim.current == g.current and sim.points_won == g.points_won
+    while sim.phase is Phase.PLAY:
+        sim.apply(Play(sim.to_act, sim.play_options().sample(rng)))
+    assert sum(sim.settlement.game_points) == 0 and len(g.current) == 2
+    with pytest.raises(ValueError):
+        Game.from_view(v, [list(h)[:-1] for h in g.hands])
