@@ -470,6 +470,7 @@ class PlayOptions:
     ``ctx``. Iterating yields every legal play lazily (when leading, every set of cards of one
     effective suit; throws are judged when played). ``explain(cards)`` gives the reason a play
     is refused (None when legal); ``is_legal(cards)``; ``units()`` the one-pattern leads;
+    ``singles()`` the legal one-card plays;
     ``sample(rng)`` one legal play (uniform over legal plays).
     """
 
@@ -503,6 +504,15 @@ class PlayOptions:
     def is_legal(self, cards: Sequence[int]) -> bool:
         """True when ``cards`` may be played now."""
         return self.explain(cards) is None
+
+    def singles(self) -> list[tuple[Card, ...]]:
+        """Legal one-card plays now (every distinct card when leading; when following, the
+        legal plays if one card was led, else an empty list)."""
+        if self.leading:
+            return [(ALL_CARDS[c],) for c in sorted(set(self.hand))]
+        if len(self.lead) != 1:
+            return []
+        return list(legal_follows(self.lead, self.hand, self.ctx))
 
     def units(self) -> list[tuple[Card, ...]]:
         """One-pattern leads (when leading) — see :func:`lead_units`."""
