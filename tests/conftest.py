@@ -4,3 +4,8 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+# --- client (game/): settings never touch the real user folder --------------------------------
+import tempfile as _tempfile
+
+os.environ["HONGWU_CONFIG_DIR"] = _tempfile.mkdtemp(prefix="hongwu-test-config-")

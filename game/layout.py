@@ -1,0 +1,230 @@
+"""Screen geometry: where everything goes for a window of any size (800×480 and up).
+
+Pure arithmetic on ``pygame.Rect``; no drawing.  Positions are relative to the local seat:
+``BOTTOM`` is the local player (or seat 0 for an observer), ``RIGHT`` the next seat (下家),
+``TOP`` the opposite seat, ``LEFT`` the previous seat (上家).
+
+Every rectangle a layout hands out lies inside ``Layout.screen`` (tests check this at
+800×480 and 1920×1080); the client builds a new layout on every resize.
+"""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+BOTTOM, RIGHT, TOP, LEFT = range(4)
+POSITIONS = (BOTTOM, RIGHT, TOP, LEFT)
+MIN_SIZE = (800, 480)
+
+
+def position_of(seat: int, local_seat: int | None) -> int:
+    """Screen position (``BOTTOM``..``LEFT``) of ``seat`` seen from ``local_seat`` (None = 0)."""
+    return (seat - (local_seat or 0)) % 4
+
+
+def seat_at(position: int, local_seat: int | None) -> int:
+    """The seat shown at screen ``position`` seen from ``local_seat`` (None = 0)."""
+    return (position + (local_seat or 0)) % 4
+
+
+class Layout:
+    """Geometry for a ``w``×``h`` window and hands of up to ``max_hand`` cards.
+
+    Attributes (all ``pygame.Rect`` unless noted): ``screen``; ``margin`` (px);
+    ``card_w``/``card_h`` hand card size; ``raise_px`` how far a selected card rises;
+    ``two_rows`` (bool) whether a full hand is split over two rows; ``trick_w``/``trick_h``
+    played-card size; ``back_w``/``back_h`` opponents' card backs; ``hand_area``;
+    ``action_bar`` (buttons for the current phase); ``message_rect``; ``info_rect`` (trump,
+    dealer, bid); ``toolbar`` (language/sound/speed buttons); ``overlay`` (settlement);
+    ``trick_area``; ``plates[pos]`` name plates; ``backs[pos]`` opponents' card stacks;
+    ``trick_centers[pos]`` (x, y) tuples.
+    """
+
+    def __init__(self, w: int, h: int, max_hand: int = 33) -> None:
+        w, h = max(int(w), 1), max(int(h), 1)
+        self.w, self.h = w, h
+        self.screen = pygame.Rect(0, 0, w, h)
+        self.unit = u = min(w / 1280, h / 720)
+        self.margin = m = max(5, round(8 * u))
+        self.font_size = max(13, round(20 * u))
+        self.small_font = max(11, round(16 * u))
+        self.max_hand = max_hand
+
+        # -- hand cards ------------------------------------------------------------------
+        card_h = round(min(h * 0.205, w * 0.16))
+        card_w = round(card_h * 0.70)
+        avail = w - 2 * m
+        spacing = (avail - card_w) / max(1, max_hand - 1)
+        self.two_rows = spacing < 0.33 * card_w
+        if self.two_rows:
+            card_h = round(card_h * 0.82)
+            card_w = round(card_h * 0.70)
+        self.card_w, self.card_h = card_w, card_h
+        self.raise_px = round(card_h * 0.2)
+        self.row_offset = round(card_h * 0.42) if self.two_rows else 0
+        hand_h = self.raise_px + card_h + self.row_offset
+        self.hand_area = pygame.Rect(m, h - m - hand_h, w - 2 * m, hand_h)
+
+        # -- bars above the hand -----------------------------------------------------------
+        self.button_h = max(28, round(42 * u))
+        side = m + max(150, round(200 * u)) + m  # room for the local name plate on the left
+        self.action_bar = pygame.Rect(side, self.hand_area.y - m - self.button_h, w - 2 * side, self.button_h)
+        msg_h = max(18, round(28 * u))
+        self.message_rect = pygame.Rect(m, self.action_bar.y - msg_h - m // 2, w - 2 * m, msg_h)
+
+        # -- opponents -----------------------------------------------------------------------
+        self.back_h = max(30, round(card_h * 0.5))
+        self.back_w = round(self.back_h * 0.7)
+        plate_w = max(150, round(200 * u))
+        plate_h = max(38, round(52 * u))
+        self.plate_w, self.plate_h = plate_w, plate_h
+        top_y = m
+        self.backs: dict[int, pygame.Rect] = {}
+        self.plates: dict[int, pygame.Rect] = {}
+        stack_w = self.back_w + 4 * max(3, round(self.back_w * 0.18))
+        # top seat: backs then plate, centred
+        self.backs[TOP] = pygame.Rect(0, top_y, stack_w, self.back_h)
+        self.backs[TOP].centerx = w // 2 - plate_w // 2 - m
+        self.plates[TOP] = pygame.Rect(self.backs[TOP].right + m, top_y, plate_w, plate_h)
+        band_top = top_y + max(self.back_h, plate_h) + m
+        band_bottom = self.message_rect.y - m // 2
+        mid = (band_top + band_bottom) // 2
+        side_h = self.back_h + m // 2 + plate_h
+        for pos, x in ((LEFT, m), (RIGHT, w - m - plate_w)):
+            plate = pygame.Rect(x, mid - side_h // 2 + self.back_h + m // 2, plate_w, plate_h)
+            backs = pygame.Rect(0, mid - side_h // 2, stack_w, self.back_h)
+            if pos == LEFT:
+                backs.x = x
+            else:
+                backs.right = w - m
+            self.plates[pos] = plate
+            self.backs[pos] = backs
+        # local plate: left of the action bar
+        self.plates[BOTTOM] = pygame.Rect(m, self.action_bar.y - plate_h + self.button_h, plate_w, plate_h)
+        self.plates[BOTTOM].bottom = self.action_bar.bottom
+        self.backs[BOTTOM] = pygame.Rect(self.hand_area.x, self.hand_area.y, 0, 0)
+
+        # -- info / toolbar (corners of the top band) ----------------------------------------
+        info_w = max(190, round(260 * u))
+        info_h = max(self.backs[LEFT].y - m - m, plate_h)
+        info_h = min(info_h, max(plate_h, round(118 * u)))
+        self.info_rect = pygame.Rect(m, m, info_w, info_h)
+        tb_h = max(24, round(32 * u))
+        tb_w = max(230, round(300 * u))
+        self.toolbar = pygame.Rect(w - m - tb_w, m, tb_w, tb_h)
+        self.scores_rect = pygame.Rect(w - m - tb_w, self.toolbar.bottom + m // 2, tb_w,
+                                       max(plate_h, self.backs[RIGHT].y - self.toolbar.bottom - m - m))
+        self.scores_rect.h = min(self.scores_rect.h, max(plate_h, round(118 * u)))
+
+        # -- trick area ------------------------------------------------------------------------
+        left_edge = max(self.plates[LEFT].right, self.backs[LEFT].right) + m
+        right_edge = min(self.plates[RIGHT].x, self.backs[RIGHT].x) - m
+        self.trick_area = pygame.Rect(left_edge, band_top, right_edge - left_edge, band_bottom - band_top)
+        ta = self.trick_area
+        th = min(round(card_h * 0.8), (ta.h - 2 * m) // 2 - round(self.small_font * 0.2))
+        th = max(th, 36)
+        self.trick_h, self.trick_w = th, round(th * 0.70)
+        cx, cy = ta.centerx, ta.centery
+        dy = ta.h // 2 - th // 2 - m // 2
+        dx = min(ta.w // 2 - self.trick_w * 2, round(self.trick_w * 2.6))
+        self.trick_centers = {
+            BOTTOM: (cx, cy + dy),
+            TOP: (cx, cy - dy),
+            RIGHT: (cx + dx, cy),
+            LEFT: (cx - dx, cy),
+        }
+
+        # -- overlay (settlement) ----------------------------------------------------------------
+        ow = min(w - 2 * m, max(760, round(w * 0.62)))
+        oh = h - 2 * m
+        oh = min(oh, max(460, round(h * 0.86)))
+        self.overlay = pygame.Rect(0, 0, ow, oh)
+        self.overlay.center = self.screen.center
+
+    # -- hand ------------------------------------------------------------------------------------
+    def hand_rects(self, n: int) -> list[pygame.Rect]:
+        """Rects of ``n`` hand cards in display order (unraised), centred in ``hand_area``.
+
+        With ``two_rows`` and too many cards for one row, the first ceil(n/2) cards form the back
+        row and the rest the front row (drawn later, lower); a single row sits low.  Later rects overlap earlier ones;
+        hit-test from the end.
+        """
+        if n <= 0:
+            return []
+        rows = [n]
+        if self.two_rows and (self.hand_area.w - self.card_w) / max(1, n - 1) < 0.33 * self.card_w:
+            rows = [math.ceil(n / 2), n // 2]
+        rects: list[pygame.Rect] = []
+        avail = self.hand_area.w
+        base_y = self.hand_area.y + self.raise_px
+        for r, count in enumerate(rows):
+            spacing = min(self.card_w * 0.62, (avail - self.card_w) / max(1, count - 1)) if count > 1 else 0
+            total = self.card_w + spacing * (count - 1)
+            x0 = self.hand_area.x + (avail - total) / 2
+            y = base_y + r * self.row_offset
+            if len(rows) == 1 and self.two_rows:
+                y = base_y + self.row_offset
+            for i in range(count):
+                rects.append(pygame.Rect(round(x0 + i * spacing), y, self.card_w, self.card_h))
+        return rects
+
+    def trick_rects(self, pos: int, n: int) -> list[pygame.Rect]:
+        """Rects of ``n`` played cards for the seat at screen ``pos``, fanned around its centre."""
+        if n <= 0:
+            return []
+        cx, cy = self.trick_centers[pos]
+        spacing = round(self.trick_w * 0.3)
+        max_total = self.trick_area.w // 2 if pos in (LEFT, RIGHT) else self.trick_area.w - 2 * self.margin
+        if n > 1:
+            spacing = min(spacing, (max_total - self.trick_w) // (n - 1))
+        total = self.trick_w + spacing * (n - 1)
+        x0 = cx - total // 2
+        if pos == LEFT:
+            x0 = max(x0, self.trick_area.x)
+        elif pos == RIGHT:
+            x0 = min(x0, self.trick_area.right - total)
+        return [pygame.Rect(x0 + i * spacing, cy - self.trick_h // 2, self.trick_w, self.trick_h) for i in range(n)]
+
+    def back_rects(self, pos: int, n: int) -> list[pygame.Rect]:
+        """Up to five overlapping card-back rects showing an opponent's hand at ``pos``."""
+        box = self.backs[pos]
+        k = min(5, n)
+        if k <= 0:
+            return []
+        step = max(3, round(self.back_w * 0.18))
+        return [pygame.Rect(box.x + i * step, box.y, self.back_w, self.back_h) for i in range(k)]
+
+    def button_row(self, widths: list[int], area: pygame.Rect | None = None, gap: int | None = None) -> list[pygame.Rect]:
+        """Rects for buttons of the given widths, centred in a row in ``area`` (default the
+        action bar), shrunk proportionally if they would not fit."""
+        area = area or self.action_bar
+        gap = self.margin if gap is None else gap
+        total = sum(widths) + gap * (len(widths) - 1)
+        scale = min(1.0, (area.w - 2 * gap) / total) if total > 0 else 1.0
+        widths = [max(20, int(wd * scale)) for wd in widths]
+        total = sum(widths) + gap * (len(widths) - 1)
+        x = area.centerx - total // 2
+        out = []
+        for wd in widths:
+            out.append(pygame.Rect(x, area.y, wd, min(area.h, self.button_h)))
+            x += wd + gap
+        return out
+
+    def all_rects(self) -> dict[str, pygame.Rect]:
+        """Every fixed rectangle by name (for tests and debugging)."""
+        out = {
+            "hand_area": self.hand_area, "action_bar": self.action_bar, "message": self.message_rect,
+            "info": self.info_rect, "toolbar": self.toolbar, "scores": self.scores_rect,
+            "trick_area": self.trick_area, "overlay": self.overlay,
+        }
+        for pos in POSITIONS:
+            out[f"plate{pos}"] = self.plates[pos]
+            if pos != BOTTOM:
+                out[f"backs{pos}"] = self.backs[pos]
+            for i, r in enumerate(self.trick_rects(pos, 12)):
+                out[f"trick{pos}_{i}"] = r
+        for i, r in enumerate(self.hand_rects(self.max_hand)):
+            out[f"hand{i}"] = r
+            out[f"hand{i}_raised"] = r.move(0, -self.raise_px)
+        return out

@@ -1,0 +1,108 @@
+"""User settings of the client (language, speed, seats, sound), stored as JSON.
+
+The file lives in ``platformdirs.user_config_dir("hongwu")``, or in the directory named by the
+``HONGWU_CONFIG_DIR`` environment variable when it is set (tests point it at a temporary
+directory).  It is never written inside the checkout.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+#: environment variable that overrides the settings directory
+CONFIG_ENV = "HONGWU_CONFIG_DIR"
+SETTINGS_FILE = "settings.json"
+SPEEDS = ("slow", "normal", "fast", "instant")
+LANGUAGES = ("zh", "en")
+
+
+def config_dir() -> Path:
+    """Directory that holds ``settings.json`` (not created here).
+
+    ``$HONGWU_CONFIG_DIR`` when set, else ``platformdirs.user_config_dir("hongwu")``.
+    """
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("hongwu", appauthor=False))
+
+
+@dataclasses.dataclass
+class Settings:
+    """What the client remembers between runs.
+
+    ``lang`` is ``"zh"``, ``"en"`` or ``None`` (follow the system locale); ``speed`` one of
+    :data:`SPEEDS`; ``seats`` four seat kinds (``"human"`` or an AI name) for seats 0..3;
+    ``volume`` 0.0..1.0; ``muted`` silences every sound.
+    """
+
+    lang: str | None = None
+    speed: str = "normal"
+    seats: list[str] = dataclasses.field(default_factory=lambda: ["human", "basic", "basic", "basic"])
+    volume: float = 0.7
+    muted: bool = False
+    decks: int = 2
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Settings":
+        """Build settings from a decoded JSON object, ignoring unknown or ill-typed fields."""
+        s = cls()
+        if data.get("lang") in LANGUAGES:
+            s.lang = data["lang"]
+        if data.get("speed") in SPEEDS:
+            s.speed = data["speed"]
+        seats = data.get("seats")
+        if isinstance(seats, list) and len(seats) == 4 and all(isinstance(x, str) and x for x in seats):
+            s.seats = list(seats)
+        vol = data.get("volume")
+        if isinstance(vol, (int, float)) and not isinstance(vol, bool):
+            s.volume = min(1.0, max(0.0, float(vol)))
+        if isinstance(data.get("muted"), bool):
+            s.muted = data["muted"]
+        if data.get("decks") in (2, 3):
+            s.decks = data["decks"]
+        return s
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-serialisable form written to disk."""
+        return dataclasses.asdict(self)
+
+
+def load(path: Path | None = None) -> Settings:
+    """Read settings from ``path`` (default ``config_dir()/settings.json``).
+
+    A missing, unreadable or malformed file gives the defaults (logged, never raised).
+    """
+    path = path or config_dir() / SETTINGS_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, ValueError) as exc:
+        log.warning("ignoring unreadable settings %s: %s", path, exc)
+        return Settings()
+    if not isinstance(data, dict):
+        return Settings()
+    return Settings.from_dict(data)
+
+
+def save(settings: Settings, path: Path | None = None) -> bool:
+    """Write ``settings`` as JSON (atomically); returns False (and logs) when it cannot."""
+    path = path or config_dir() / SETTINGS_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(settings.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+        return True
+    except OSError as exc:
+        log.warning("could not save settings to %s: %s", path, exc)
+        return False
