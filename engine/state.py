@@ -20,6 +20,7 @@ from engine.events import (
 )
 from engine.order import TrumpContext, context
 from engine.patterns import THROW, classify, suit_of_play
+from engine.refusals import Refusal
 from engine.ruleset import RuleSet, hongwu
 from engine.scoring import Settlement, settle
 from engine.tricks import PlayOptions, check_lead, follow_error, trick_winner
@@ -38,7 +39,20 @@ class Phase(enum.Enum):
 
 class IllegalAction(ValueError):
     """An action that the rules do not allow now; the message explains why in words.
-    The game state is unchanged when it is raised."""
+    The game state is unchanged when it is raised.
+
+    ``IllegalAction(reason)`` takes a :class:`engine.refusals.Refusal` (or plain text, code
+    ``"illegal"``); ``exc.code`` and ``exc.params`` give the stable code and its parameters
+    for translation, ``exc.reason`` the Refusal itself.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(str(reason))
+        if not isinstance(reason, Refusal):
+            reason = Refusal("illegal", str(reason))
+        self.reason = reason
+        self.code = reason.code
+        self.params = reason.params
 
 
 # --- actions ------------------------------------------------------------------------------
@@ -420,16 +434,18 @@ class Game:
         """
         seat = getattr(action, "seat", None)
         if self.phase is Phase.SETTLE:
-            raise IllegalAction("the hand is over")
+            raise IllegalAction(Refusal("hand_over", "the hand is over"))
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.ruleset.players:
-            raise IllegalAction(f"there is no seat {seat!r}")
+            raise IllegalAction(Refusal("no_seat", f"there is no seat {seat!r}", seat=seat))
         if seat != self.to_act:
-            raise IllegalAction(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+            raise IllegalAction(Refusal(
+                "not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s", seat=seat,
+                to_act=self.to_act))
         phase, handler = self._HANDLERS.get(type(action), (None, None))
         if phase is not self.phase:
-            raise IllegalAction(
-                f"{type(action).__name__} is not possible in the {self.phase.value} phase"
-            )
+            raise IllegalAction(Refusal(
+                "wrong_phase", f"{type(action).__name__} is not possible in the {self.phase.value} phase",
+                action=type(action).__name__, phase=self.phase.value))
         events = handler(self, action)
         self.events.extend(events)
         return events
@@ -438,7 +454,8 @@ class Game:
         try:
             self.auction = self.auction.apply(action.amount)
         except BidError as exc:
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction(Refusal(
+                "bad_bid", str(exc), amount=action.amount, options=list(self.auction.options()))) from None
         events: list[Event] = [BidMade(action.seat, action.amount)]
         if self.auction.done:
             self.dealer, self.bid = self.auction.dealer, self.auction.bid
@@ -448,7 +465,9 @@ class Game:
 
     def _trump(self, action: ChooseTrump) -> list[Event]:
         if action.suit not in SUITS:
-            raise IllegalAction(f"the trump suit must be one of ♠ ♥ ♣ ♦ (S H C D), not {action.suit!r}")
+            raise IllegalAction(Refusal(
+                "bad_suit", f"the trump suit must be one of ♠ ♥ ♣ ♦ (S H C D), not {action.suit!r}",
+                suit=str(action.suit)))
         self.trump = action.suit
         self.hands[self.dealer] = sorted(self.hands[self.dealer] + list(self.kitty))
         self.phase = Phase.BURY
@@ -461,10 +480,10 @@ class Game:
         try:
             cards = parse_cards(action.cards)
         except ValueError as exc:
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction(Refusal("bad_cards", str(exc))) from None
         k = self.ruleset.kitty_size
         if len(cards) != k:
-            raise IllegalAction(f"bury exactly {k} cards, not {len(cards)}")
+            raise IllegalAction(Refusal("bury_count", f"bury exactly {k} cards, not {len(cards)}", count=k, given=len(cards)))
         hand = self._remove(self.hands[self.dealer], cards)
         self.hands[self.dealer] = hand
         self.buried = tuple(sorted(cards))
@@ -479,7 +498,8 @@ class Game:
             try:
                 left.remove(c)
             except ValueError:
-                raise IllegalAction(f"you do not hold {'another ' if c in hand else ''}{c}") from None
+                raise IllegalAction(Refusal(
+                    "not_held", f"you do not hold {'another ' if c in hand else ''}{c}", card=str(c))) from None
         return left
 
     def _play(self, action: Play) -> list[Event]:
@@ -488,17 +508,17 @@ class Game:
             try:
                 cards = parse_cards(cards)
             except ValueError as exc:
-                raise IllegalAction(str(exc)) from None
+                raise IllegalAction(Refusal("bad_cards", str(exc))) from None
         seat, ctx, n = action.seat, self.ctx, self.ruleset.players
         hand = self.hands[seat]
         events: list[Event] = []
         if not self.current:  # leading (RULES.md §7)
             if not cards:
-                raise IllegalAction("choose at least one card to lead")
+                raise IllegalAction(Refusal("empty_lead", "choose at least one card to lead"))
             left = self._remove(hand, cards)
             if len(cards) > 1:
                 if suit_of_play(cards, ctx) is None:
-                    raise IllegalAction("a lead must be cards of one suit (or all trumps)")
+                    raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
                 if classify(cards, ctx).kind == THROW:
                     others = [self.hands[(seat + i) % n] for i in range(1, n)]
                     check = check_lead(cards, others, ctx)

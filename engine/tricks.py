@@ -16,6 +16,7 @@ from typing import Iterator, Sequence
 
 from engine.cards import ALL_CARDS, SUIT_SYMBOLS, SUITS, Card
 from engine.order import EFFECTIVE_SUITS, TRUMP_INDEX, TrumpContext
+from engine.refusals import Refusal
 from engine.patterns import (
     INVALID, PAIR, SINGLE, THROW, TRACTOR, TRIPLE, Component, Pattern, classify, counts_of, runs,
     suit_of_play,
@@ -212,19 +213,19 @@ def _shortfall(lead: Pattern, owed: tuple, given: tuple, suit: str) -> str:
         if o != g:
             name = _suit_name(suit)
             if comp.length > 1 and o[0] == 1:
-                return f"{_describe(comp.group, comp.length)} was led and you hold a {name} tractor like it"
+                return Refusal("tractor_owed", f"{_describe(comp.group, comp.length)} was led and you hold a {name} tractor like it", suit=suit, group=comp.group, length=comp.length)
             if comp.length > 1:
                 if comp.group == 2:
-                    return (f"{_describe(comp.group, comp.length)} was led: you hold {name} pairs "
-                            f"and must play {o[1]} of them")
-                return (f"{_describe(comp.group, comp.length)} was led: you must play {o[1]} {name} "
-                        f"triple(s) and {o[2]} pair(s)")
+                    return Refusal("pairs_owed", f"{_describe(comp.group, comp.length)} was led: you hold {name} pairs "
+                                   f"and must play {o[1]} of them", suit=suit, length=comp.length, pairs=o[1])
+                return Refusal("groups_owed", f"{_describe(comp.group, comp.length)} was led: you must play {o[1]} {name} "
+                               f"triple(s) and {o[2]} pair(s)", suit=suit, length=comp.length, triples=o[1], pairs=o[2])
             if comp.group == 3 and o == (2,):
-                return f"a triple was led and you hold a {name} triple"
+                return Refusal("triple_owed", f"a triple was led and you hold a {name} triple", suit=suit)
             if lead.kind == THROW:
-                return f"the throw includes {_describe(comp.group, 1)} and you hold a {name} pair to match it"
-            return f"{_describe(comp.group, 1)} was led and you hold a {name} pair"
-    return "your play does not give the structure the lead requires"
+                return Refusal("pair_owed", f"the throw includes {_describe(comp.group, 1)} and you hold a {name} pair to match it", suit=suit, throw=True)
+            return Refusal("pair_owed", f"{_describe(comp.group, 1)} was led and you hold a {name} pair", suit=suit, throw=False)
+    return Refusal("structure_owed", "your play does not give the structure the lead requires", suit=suit)
 
 
 def follow_error(lead: Sequence[int], hand: Sequence[int], play: Sequence[int], ctx: TrumpContext) -> str | None:
@@ -239,33 +240,33 @@ def follow_error(lead: Sequence[int], hand: Sequence[int], play: Sequence[int], 
     if n == 1 and len(play) == 1:  # fast path: a single led, a single played
         led, card = lead[0], play[0]
         if card not in hand:
-            return f"you do not hold {ALL_CARDS[card]}"
+            return Refusal("not_held", f"you do not hold {ALL_CARDS[card]}", card=str(ALL_CARDS[card]))
         sx = ctx.SUITX
         s = sx[led]
         if sx[card] != s:
             for c in hand:
                 if sx[c] == s:
                     name = _suit_name(EFFECTIVE_SUITS[s])
-                    return f"you must follow suit: {name} was led and you hold {name}"
+                    return Refusal("follow_suit", f"you must follow suit: {name} was led and you hold {name}", suit=EFFECTIVE_SUITS[s])
         return None
     pattern = classify(lead, ctx)
     if pattern.kind == INVALID:
         raise ValueError("the lead must be one or more cards of one effective suit")
     if len(play) != n:
-        return f"play exactly {n} card{'s' if n != 1 else ''}: {n} {'were' if n != 1 else 'was'} led"
+        return Refusal("wrong_count", f"play exactly {n} card{'s' if n != 1 else ''}: {n} {'were' if n != 1 else 'was'} led", count=n)
     have = counts_of(hand)
     for c, k in counts_of(play).items():
         if have.get(c, 0) < k:
-            return f"you do not hold {'that many ' if have.get(c) else ''}{ALL_CARDS[c]}"
+            return Refusal("not_held", f"you do not hold {'that many ' if have.get(c) else ''}{ALL_CARDS[c]}", card=str(ALL_CARDS[c]))
     suit = pattern.suit
     sx = TRUMP_INDEX if suit == "trump" else SUITS.index(suit)
     in_hand = [c for c in hand if ctx.SUITX[c] == sx]
     in_play = [c for c in play if ctx.SUITX[c] == sx]
     name = _suit_name(suit)
     if len(in_hand) >= n and len(in_play) < n:
-        return f"you must follow suit: {name} was led and you hold {len(in_hand)} {name} card(s)"
+        return Refusal("follow_suit", f"you must follow suit: {name} was led and you hold {name}", suit=suit)
     if len(in_hand) < n and len(in_play) < len(in_hand):
-        return f"you must play all your {name} cards ({len(in_hand)}) before other cards"
+        return Refusal("play_all_suit", f"you must play all your {name} cards ({len(in_hand)}) before other cards", suit=suit, count=len(in_hand))
     if len(in_hand) <= n or len(in_play) == len(in_hand):
         return None  # every card of the suit is played: all the structure there is, is given
     shapes = pattern.shapes
@@ -491,13 +492,13 @@ class PlayOptions:
         """None when ``cards`` may be played now, else the reason in words."""
         if self.leading:
             if not cards:
-                return "choose at least one card to lead"
+                return Refusal("empty_lead", "choose at least one card to lead")
             have = counts_of(self.hand)
             for c, k in counts_of(cards).items():
                 if have.get(c, 0) < k:
-                    return f"you do not hold {ALL_CARDS[c]}"
+                    return Refusal("not_held", f"you do not hold {ALL_CARDS[c]}", card=str(ALL_CARDS[c]))
             if suit_of_play(cards, self.ctx) is None:
-                return "a lead must be cards of one suit (or all trumps)"
+                return Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)")
             return None
         return follow_error(self.lead, self.hand, cards, self.ctx)
 

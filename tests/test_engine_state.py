@@ -184,3 +184,23 @@ def test_from_view_rebuilds_a_position_for_search():
     assert sum(sim.settlement.game_points) == 0 and len(g.current) == 2
     with pytest.raises(ValueError):
         Game.from_view(v, [list(h)[:-1] for h in g.hands])
+
+
+def test_refusals_carry_stable_codes():
+    g = Game.new(hongwu(2), seed=3, first_bidder=2)
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Bid(1, 60))
+    assert e.value.code == "not_your_turn" and e.value.params == {"seat": 1, "to_act": 2}
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Bid(2, 90))
+    assert e.value.code == "bad_bid" and e.value.params["options"] == [60, 65, 70, 75]
+    with pytest.raises(IllegalAction) as e:
+        g.apply(Play(2, g.hands[2][:1]))
+    assert e.value.code == "wrong_phase"
+    from engine.tricks import follow_error
+    from tests.helpers import C, ctx
+    r = follow_error(C("9D 9D"), C("8D 8D KD 3C"), C("KD 8D"), ctx("S"))
+    assert r.code == "pair_owed" and r.params == {"suit": "D", "throw": False}
+    assert follow_error(C("9D"), C("8D 4S"), C("4S"), ctx("S")).code == "follow_suit"
+    assert follow_error(C("9D 9D"), C("8D 4S 4C"), C("4S 4C"), ctx("S")).code == "play_all_suit"
+    assert follow_error(C("9D 9D 8D 8D"), C("QD QD JD JD 5D 5D"), C("QD QD 5D 5D"), ctx("S")).code == "tractor_owed"
