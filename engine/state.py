@@ -346,12 +346,13 @@ class Game:
     @property
     def to_act(self) -> int | None:
         """The seat that must act now, or None when the hand is over."""
-        if self.phase is Phase.BID:
-            return self.auction.to_act
-        if self.phase in (Phase.TRUMP, Phase.BURY):
-            return self.dealer
-        if self.phase is Phase.PLAY:
+        phase = self.phase
+        if phase is Phase.PLAY:
             return (self.leader + len(self.current)) % self.ruleset.players
+        if phase is Phase.BID:
+            return self.auction.to_act
+        if phase is Phase.TRUMP or phase is Phase.BURY:
+            return self.dealer
         return None
 
     @property
@@ -433,14 +434,9 @@ class Game:
         wrong phase, not the seat's turn, or against the rules (the message says which rule).
         """
         seat = getattr(action, "seat", None)
-        if self.phase is Phase.SETTLE:
-            raise IllegalAction(Refusal("hand_over", "the hand is over"))
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.ruleset.players:
-            raise IllegalAction(Refusal("no_seat", f"there is no seat {seat!r}", seat=seat))
-        if seat != self.to_act:
-            raise IllegalAction(Refusal(
-                "not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s", seat=seat,
-                to_act=self.to_act))
+        to_act = self.to_act
+        if seat != to_act or type(seat) is not int:
+            self._refuse_seat(seat)
         phase, handler = self._HANDLERS.get(type(action), (None, None))
         if phase is not self.phase:
             raise IllegalAction(Refusal(
@@ -449,6 +445,17 @@ class Game:
         events = handler(self, action)
         self.events.extend(events)
         return events
+
+    def _refuse_seat(self, seat: object) -> None:
+        """Raise the IllegalAction for an action by a seat that may not act now."""
+        if self.phase is Phase.SETTLE:
+            raise IllegalAction(Refusal("hand_over", "the hand is over"))
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.ruleset.players:
+            raise IllegalAction(Refusal("no_seat", f"there is no seat {seat!r}", seat=seat))
+        if seat != self.to_act:
+            raise IllegalAction(Refusal(
+                "not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s", seat=seat,
+                to_act=self.to_act))
 
     def _bid(self, action: Bid) -> list[Event]:
         try:
