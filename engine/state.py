@@ -261,11 +261,19 @@ class Game:
         n, k = ruleset.players, ruleset.hand_size
         hands = [sorted(deck[i * k:(i + 1) * k]) for i in range(n)]
         kitty = tuple(sorted(deck[n * k:]))
+        return cls._open_auction(ruleset, seed, hand_no, first_bidder, hands, kitty)
+
+    @classmethod
+    def _open_auction(
+        cls, ruleset: RuleSet, seed: int | None, hand_no: int, first_bidder: int,
+        hands: list[list[Card]], kitty: tuple[Card, ...],
+    ) -> "Game":
+        """The dealt game, its deal events logged, waiting for ``first_bidder`` to bid."""
         game = cls(ruleset, seed, hand_no, first_bidder, hands, kitty)
-        game.points_won = [0] * n
+        game.points_won = [0] * ruleset.players
         game.events.append(HandStarted(hand_no, seed, ruleset.decks, first_bidder))
-        for s in range(n):
-            game.events.append(CardsDealt(s, tuple(hands[s]), len(hands[s])))
+        for s, hand in enumerate(hands):
+            game.events.append(CardsDealt(s, tuple(hand), len(hand)))
         game.auction = Auction(ruleset, first_bidder)
         game.phase = Phase.BID
         return game
@@ -288,14 +296,7 @@ class Game:
         from engine.cards import check_fits
 
         check_fits([c for h in hs for c in h] + list(kt), ruleset.decks)
-        game = cls(ruleset, None, 1, first_bidder, hs, kt)
-        game.points_won = [0] * ruleset.players
-        game.events.append(HandStarted(1, None, ruleset.decks, first_bidder))
-        for s in range(ruleset.players):
-            game.events.append(CardsDealt(s, tuple(hs[s]), len(hs[s])))
-        game.auction = Auction(ruleset, first_bidder)
-        game.phase = Phase.BID
-        return game
+        return cls._open_auction(ruleset, None, 1, first_bidder, hs, kt)
 
     @classmethod
     def from_view(
