@@ -3,10 +3,16 @@
 ``add_parser(subparsers)`` registers the sub-command (wired in :mod:`game.cli`); ``run(ns)``
 starts it.  :class:`App` is the client itself: tests and benchmarks create one and call
 :meth:`App.step` frame by frame.
+
+Screens: the table (:class:`~game.scenes.table_scene.TableScene`, ``App.scene``) and, above
+it, a stack of menu screens and overlays (``App.screens``: main menu, new game, pause,
+rules, settings; see :mod:`game.scenes.menu`).  ``hongwu`` run interactively opens the main
+menu; ``--seats``/``--hands``/``--seed`` (or ``--no-menu``) go straight to the table.
 """
 from __future__ import annotations
 
 import argparse
+import inspect
 import logging
 import os
 import sys
@@ -18,6 +24,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (1280, 720)
 FPS = 60
+#: longest sleep (ms) of an idle loop waiting for input (timers are checked this often)
+IDLE_WAIT_MS = 50
 
 
 @dataclass
@@ -29,7 +37,11 @@ class Options:
     ``lang``/``speed``: None = saved setting; ``audio``: False never touches the mixer;
     ``save_settings``: write language/speed/seats to the settings file;
     ``max_frames``: stop after that many frames (tests; None = no limit); ``fps``: frame cap
-    (0 = none; ``instant`` speed never waits); ``out``: where result lines go (default stdout).
+    (0 = none; ``instant`` speed never waits); ``out``: where result lines go (default stdout);
+    ``menu``: open the main menu instead of the table (the command line decides, see
+    :func:`options_from_args`; programs get the table at once); ``renderer``: ``auto``,
+    ``gpu`` or ``software`` (see :mod:`game.render_backend`); ``animations``: ``off``,
+    ``normal`` or ``fast`` table animations (None = saved setting).
     """
 
     seats: list[str] = field(default_factory=lambda: ["human", "basic", "basic", "basic"])
@@ -50,6 +62,9 @@ class Options:
     max_frames: int | None = None
     fps: int = FPS
     out: Any = None
+    menu: bool = False
+    renderer: str = "auto"
+    animations: str | None = None
 
 
 def result_line(hand_no: int, settlement: Any) -> str:
@@ -58,6 +73,41 @@ def result_line(hand_no: int, settlement: Any) -> str:
     gp = ",".join(f"{g:+d}" for g in settlement.game_points)
     return (f"hand {hand_no}: dealer seat {settlement.dealer} bid {settlement.bid} "
             f"final {settlement.dealer_final:+d} game points [{gp}]")
+
+
+class PausableClock:
+    """A clock (seconds) that stands still while paused: the game's time.
+
+    ``PausableClock(base)()`` is ``base()`` minus the time spent paused, so countdowns, AI
+    pacing and animations freeze while the pause menu is open.
+    """
+
+    def __init__(self, base: Callable[[], float]) -> None:
+        self.base = base
+        self.offset = 0.0
+        self.paused_at: float | None = None
+
+    def __call__(self) -> float:
+        """The game time now."""
+        if self.paused_at is not None:
+            return self.paused_at - self.offset
+        return self.base() - self.offset
+
+    @property
+    def paused(self) -> bool:
+        """True while stopped."""
+        return self.paused_at is not None
+
+    def pause(self) -> None:
+        """Stop the clock (no effect when already stopped)."""
+        if self.paused_at is None:
+            self.paused_at = self.base()
+
+    def resume(self) -> None:
+        """Let the clock run again from where it stopped."""
+        if self.paused_at is not None:
+            self.offset += self.base() - self.paused_at
+            self.paused_at = None
 
 
 class App:
@@ -69,6 +119,10 @@ class App:
 
     :meth:`step` runs one frame and returns False once the app is done; :attr:`exit_code`
     then holds the exit status.  Raises ValueError for invalid seats or speed.
+
+    With ``options.menu`` (and no ``table``) it opens at the main menu: then :attr:`scene`
+    and :attr:`table` are None until a game starts (:meth:`start_game`).  :attr:`screens`
+    holds the menu screens / overlays above the table, topmost last (:attr:`top`).
     """
 
     def __init__(self, options: Options, table: Any = None, screen: Any = None,
@@ -78,10 +132,11 @@ class App:
         from game import i18n, settings as settings_mod
         from game.audio import Audio
         from game.pacing import pace
-        from game.scenes.table_scene import TableScene
 
         self.options = options
         self.clock = clock
+        #: the game's clock (table, table scene): stands still while a local game is paused
+        self.game_clock = PausableClock(clock)
         self.settings = settings_mod.load()
         lang = options.lang or self.settings.lang
         self.lang = i18n.set_language(lang)
@@ -89,67 +144,76 @@ class App:
         self.pace = pace(self.speed)
         pygame.init()
         self._own_window = screen is None
+        self.animations = options.animations or getattr(self.settings, "animations", "normal")
         if screen is None:
             self.window = self._open_window(options)
         else:
+            from game.render_backend import SoftwareBackend
+
+            self.backend = SoftwareBackend(screen, update_display=False)
             self.window = screen
         self._set_caption()
         if options.volume is not None:
             self.settings.volume = min(1.0, max(0.0, options.volume))
         self.audio = Audio(self.settings.volume, self.settings.muted, enabled=options.audio)
-        if table is None:
-            from game.table import LocalTable
-
-            table = LocalTable(options.seats, decks=options.decks, seed=options.seed, speed=self.speed,
-                               plugin_dirs=options.plugin_dirs, ai_specs=options.ai_specs,
-                               user_plugins=options.user_plugins, budget_s=options.budget_s,
-                               clock=clock)
-        self.table = table
-        self.scene = TableScene(table, self.window.get_size(), self.pace, self.audio, clock=clock,
-                                on_event=self._on_event, on_next_hand=self.next_hand,
-                                toolbar_items=self._toolbar_items, on_toolbar=self._on_toolbar)
+        self.table: Any = None
+        self.scene: Any = None
+        #: menu screens and overlays above the table, topmost last (game.scenes.menu.Screen)
+        self.screens: list[Any] = []
+        self._drawn_stack: tuple | None = None
+        self._ai_manager: Any = None
+        self._lan: Any = None
         self.hands_done = 0
         self.results: list[str] = []
         self.frames = 0
         self.running = True
         self.exit_code = 0
         self._pg_clock = pygame.time.Clock()
+        self._demo = False
+        if table is not None or not options.menu:
+            self._open_table(table)
+            if options.save_settings and not self._demo and options.hands is None:
+                self._save(seats=list(options.seats), lang=options.lang or self.settings.lang,
+                           speed=options.speed or self.settings.speed, volume=self.settings.volume)
+            log.info("client started: seats=%s speed=%s lang=%s", options.seats, self.speed, self.lang)
+        else:
+            self.show_menu()
+            log.info("client started at the menu: speed=%s lang=%s", self.speed, self.lang)
+
+    def _open_table(self, table: Any = None) -> None:
+        """Show ``table`` (default: a LocalTable from the options) in a new table scene."""
+        from game.scenes.table_scene import TableScene
+
+        options = self.options
+        if table is None:
+            from game.table import LocalTable
+
+            table = LocalTable(options.seats, decks=options.decks, seed=options.seed, speed=self.speed,
+                               plugin_dirs=options.plugin_dirs, ai_specs=options.ai_specs,
+                               user_plugins=options.user_plugins, budget_s=options.budget_s,
+                               clock=self.game_clock)
+        self.table = table
+        extra: dict[str, Any] = {}
+        if "on_escape" in inspect.signature(TableScene).parameters:
+            extra["on_escape"] = self.open_pause  # Esc at the table (cards raised: only lowers them)
+        if "animations" in inspect.signature(TableScene).parameters:
+            extra["animations"] = self.animations
+        self.scene = TableScene(table, self.window.get_size(), self.pace, self.audio, clock=self.game_clock,
+                                on_event=self._on_event, on_next_hand=self.next_hand,
+                                toolbar_items=self._toolbar_items, on_toolbar=self._on_toolbar, **extra)
         self._demo = getattr(table, "seat", None) is None
-        if options.save_settings and not self._demo and options.hands is None:
-            self._save(seats=list(options.seats), lang=options.lang or self.settings.lang,
-                       speed=options.speed or self.settings.speed, volume=self.settings.volume)
-        log.info("client started: seats=%s speed=%s lang=%s", options.seats, self.speed, self.lang)
 
     # -- window -------------------------------------------------------------------------------
     def _open_window(self, options: Options):
-        import pygame
+        """Open the window through :func:`game.render_backend.create_backend` (GPU textures or
+        software surfaces, ``options.renderer``); returns the surface scenes draw on."""
+        from game.i18n import _
+        from game.render_backend import create_backend
 
-        from game.layout import MIN_SIZE
-
-        flags = pygame.RESIZABLE
-        size = options.size
-        try:
-            desk = pygame.display.get_desktop_sizes()[0]
-        except Exception:
-            desk = None
-        if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
-            desk = None  # a fake desktop: keep the requested size
-        if options.fullscreen:
-            flags = pygame.FULLSCREEN
-            size = (0, 0)
-        elif desk and desk[0] > 0 and desk[1] > 0:
-            size = (max(MIN_SIZE[0], min(size[0], int(desk[0] * 0.95))),
-                    max(MIN_SIZE[1], min(size[1], int(desk[1] * 0.9))))
-        win = pygame.display.set_mode(size, flags)
-        try:
-            import warnings
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pygame.Window.from_display_module().minimum_size = MIN_SIZE
-        except Exception:  # older pygame-ce or a driver without windows
-            pass
-        return win
+        self.backend = create_backend(options.renderer, options.size, fullscreen=options.fullscreen,
+                                      title=_("Hong Wu — Red Five"))
+        log.info("renderer: %s", self.backend.kind)
+        return self.backend.surface
 
     def _set_caption(self) -> None:
         import pygame
@@ -157,7 +221,10 @@ class App:
         from game.i18n import _
 
         if self._own_window:
-            pygame.display.set_caption(_("Hong Wu — Red Five"))
+            if getattr(self.backend, "kind", "") == "gpu":
+                self.backend.window.title = _("Hong Wu — Red Five")
+            else:
+                pygame.display.set_caption(_("Hong Wu — Red Five"))
 
     # -- settings / toolbar ----------------------------------------------------------------------
     def _save(self, **changes: Any) -> None:
@@ -172,6 +239,7 @@ class App:
         from game.i18n import _
 
         return [
+            ("menu", _("Menu")),
             ("lang", "English" if self.lang == "zh" else "中文"),
             ("sound", _("Sound off") if self.audio.muted else _("Sound on")),
             ("speed", _("Speed: {s}").format(s=_(self.speed))),
@@ -181,7 +249,9 @@ class App:
         from game import i18n
         from game.pacing import SPEEDS, pace
 
-        if key == "lang":
+        if key == "menu":
+            self.open_pause()
+        elif key == "lang":
             self.lang = i18n.set_language("en" if self.lang == "zh" else "zh")
             self._set_caption()
             self._save(lang=self.lang)
@@ -231,19 +301,34 @@ class App:
                 self.running = False
                 return False
             if ev.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED) and self._own_window:
-                self.window = pygame.display.get_surface()
-                self.scene.resize(*self.window.get_size())
+                self.backend.resized()
+                self.window = self.backend.surface
+                self._resize_all()
                 continue
-            self.scene.handle_event(ev)
-        self.scene.update()
-        # demo: no one to press Next hand
-        if self._demo and self.scene.show_settlement and self.scene.settled_at is not None:
-            if self.clock() - self.scene.settled_at >= self.pace.settle_s:
-                self.next_hand()
-        dirty = self.scene.draw(self.window)
-        if self._own_window:
-            if dirty:
-                pygame.display.update(dirty)
+            if ev.type in (pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED) and self._own_window:
+                self.backend.expose()
+                self._drawn_stack = None
+            self._dispatch(ev)
+        frozen = bool(self.screens) and self._freezes()
+        if frozen:
+            self.game_clock.pause()
+        else:
+            self.game_clock.resume()
+        if self.scene is not None and not frozen:
+            notices = getattr(self.table, "notices", None)  # a LAN table: auto-play, chat, reconnects
+            if callable(notices):
+                for line in notices():
+                    self.scene.toast(line, seconds=4.0)
+            self.scene.update()
+            # demo: no one to press Next hand
+            if self._demo and self.scene.show_settlement and self.scene.settled_at is not None:
+                if self.game_clock() - self.scene.settled_at >= self.pace.settle_s:
+                    self.next_hand()
+        if self.screens:
+            self.screens[-1].update()
+        dirty = self._draw()
+        if self._own_window and dirty:
+            self.backend.present_surface(dirty, source=self)
         self.frames += 1
         if self.options.max_frames is not None and self.frames >= self.options.max_frames:
             log.warning("stopping after %d frames", self.frames)
@@ -253,24 +338,342 @@ class App:
             self._pg_clock.tick(self.options.fps)
         return self.running
 
+    def idle(self) -> bool:
+        """True when nothing moves, nothing waits to be drawn and no AI is thinking: the loop
+        may sleep until an input event arrives (or :data:`IDLE_WAIT_MS` passes)."""
+        if not self._own_window or self.screens or self.scene is None:
+            return False
+        return bool(getattr(self.scene, "idle", False)) and not getattr(self.table, "busy", False)
+
+    def wait_events(self) -> list[Any] | None:
+        """The next frame's input: None (take the queue as it is) unless :meth:`idle`, in
+        which case block up to :data:`IDLE_WAIT_MS` for an event and return what came."""
+        import pygame
+
+        if not self.idle():
+            return None
+        ev = pygame.event.wait(IDLE_WAIT_MS)
+        first = [] if ev.type == pygame.NOEVENT else [ev]
+        return first + pygame.event.get()
+
     def run(self) -> int:
-        """Loop until done; returns the exit code (0 normally)."""
+        """Loop until done; returns the exit code (0 normally).  While the table is idle the
+        loop sleeps on the event queue instead of redrawing (low idle CPU)."""
         try:
-            while self.step():
+            while self.step(self.wait_events()):
                 pass
         finally:
             self.close()
         return self.exit_code
 
     def close(self) -> None:
-        """Stop the table and close the window."""
+        """Stop the table (and a LAN host started from the menu) and close the window."""
         import pygame
 
         try:
-            self.table.close()
+            for s in list(self.screens):  # e.g. a LAN lobby holding a connection
+                closer = getattr(s, "close", None)
+                if callable(closer):
+                    closer()
+            self.close_session()
         finally:
             if self._own_window:
+                backend = getattr(self, "backend", None)
+                if backend is not None:
+                    backend.close()
                 pygame.display.quit()
+
+    # -- screens: main menu, new game, pause, rules, settings ------------------------------------------
+    def _dispatch(self, ev: Any) -> None:
+        """One input event to the topmost screen; Esc at the table opens the pause menu."""
+        import pygame
+
+        try:
+            from game.input import MENU_EVENT
+        except ImportError:  # pragma: no cover - an older table scene
+            MENU_EVENT = None
+        if MENU_EVENT is not None and ev.type == MENU_EVENT:  # the table asked for the menu
+            if not self.screens:
+                self.open_pause()
+            return
+        if self.screens:
+            self.screens[-1].handle_event(ev)
+            return
+        if self.scene is None:
+            return
+        esc = ev.type == pygame.KEYDOWN and ev.key == pygame.K_ESCAPE
+        had_selection = bool(getattr(getattr(self.scene, "hand", None), "selected", None))
+        self.scene.handle_event(ev)
+        if esc and not had_selection and getattr(self.scene, "on_escape", None) is None:
+            self.open_pause()  # a table scene without an Esc callback
+
+    def _freezes(self) -> bool:
+        """True when a screen above the table stops the game (a local table; a LAN game runs on)."""
+        from game.table import LocalTable
+
+        return isinstance(self.table, LocalTable)
+
+    def _draw(self) -> list[Any]:
+        """Draw the table and/or the screens above it; returns the rects to update."""
+        win = self.window
+        stack = tuple(id(s) for s in self.screens)
+        changed = stack != self._drawn_stack
+        self._drawn_stack = stack
+        opaque = max((i for i, s in enumerate(self.screens) if s.opaque), default=None)
+        if opaque is None:
+            if self.scene is None:
+                win.fill((0, 0, 0))
+                return [win.get_rect()] if changed else []
+            if not self.screens and self._own_window and self.backend.kind == "gpu":
+                if changed:
+                    self.backend.expose()
+                self.backend.present_frame(self.scene.frame())  # GPU: layers composed as textures
+                return []
+            dirty = self.scene.draw(win)
+            if not self.screens:
+                return [win.get_rect()] if changed else dirty
+            for s in self.screens:
+                s.draw(win, force=True)
+            return [win.get_rect()]
+        layer = self.screens[opaque:]
+        if not (changed or any(getattr(s, "_dirty", True) for s in layer)):
+            return []
+        for s in layer:
+            s.draw(win, force=True)
+        return [win.get_rect()]
+
+    def _resize_all(self) -> None:
+        w, h = self.window.get_size()
+        if self.scene is not None:
+            self.scene.resize(w, h)
+        for s in self.screens:
+            s.resize(w, h)
+
+    @property
+    def has_session(self) -> bool:
+        """True while a game is open (it may be paused behind a menu)."""
+        return self.scene is not None
+
+    @property
+    def top(self) -> Any:
+        """What receives input: the topmost screen, else the table scene (None if neither)."""
+        return self.screens[-1] if self.screens else self.scene
+
+    def push_screen(self, screen: Any) -> None:
+        """Open ``screen`` above everything (a local game pauses while screens are open)."""
+        self.screens.append(screen)
+        screen.invalidate()
+
+    def pop_screen(self, screen: Any = None) -> None:
+        """Close ``screen`` (default the topmost) and whatever is above it.
+
+        With nothing left the game resumes; with no game either, the main menu comes back.
+        """
+        if screen is None:
+            if self.screens:
+                self.screens.pop()
+        elif screen in self.screens:
+            del self.screens[self.screens.index(screen):]
+        if self.screens:
+            self.screens[-1].invalidate()
+        elif self.scene is not None:
+            self.scene.invalidate()
+        else:
+            self.show_menu()
+
+    def show_menu(self) -> None:
+        """Back to the main menu (a running game stays open behind it: Continue)."""
+        from game.scenes.menu import MenuScene
+
+        self.screens = [MenuScene(self)]
+
+    def open_pause(self) -> None:
+        """Open the pause menu over the table (the table scene's Esc and Menu button call this).
+
+        Does nothing without a game or when the pause menu is already open.
+        """
+        from game.scenes.pause import PauseOverlay
+
+        if self.scene is None or any(isinstance(s, PauseOverlay) for s in self.screens):
+            return
+        self.push_screen(PauseOverlay(self))
+
+    def resume(self) -> None:
+        """Close every screen and go back to the game (or to the main menu without one)."""
+        self.screens = []
+        if self.scene is None:
+            self.show_menu()
+        else:
+            self.scene.invalidate()
+
+    def open_new_game(self) -> None:
+        """Open the new-game screen."""
+        from game.scenes.newgame import NewGameScene
+
+        self.push_screen(NewGameScene(self))
+
+    def open_rules(self) -> None:
+        """Open the rules screen."""
+        from game.scenes.rules_screen import RulesScene
+
+        self.push_screen(RulesScene(self))
+
+    def open_settings(self) -> None:
+        """Open the settings screen."""
+        from game.scenes.pause import SettingsScreen
+
+        self.push_screen(SettingsScreen(self))
+
+    def lan_available(self) -> bool:
+        """True when LAN play can be offered in the menu (the ``net`` package and its screen)."""
+        import importlib.util
+
+        try:
+            return (importlib.util.find_spec("net.remote_table") is not None
+                    and importlib.util.find_spec("game.scenes.lan") is not None)
+        except (ImportError, ValueError):
+            return False
+
+    def open_lan(self, mode: str) -> None:
+        """Open the LAN screen: ``mode`` ``"host"`` or ``"join"``."""
+        from game.scenes.lan import LanScreen
+
+        self.push_screen(LanScreen(self, mode))
+
+    def quit(self) -> None:
+        """Leave the app at the end of this frame."""
+        self.running = False
+
+    # -- games started from the menu -------------------------------------------------------------------
+    def ai_manager(self) -> Any:
+        """The AI plugin manager (created once, with the options' plugin folders); None when
+        ``ai_plugins`` is not installed."""
+        if self._ai_manager is None:
+            try:
+                from ai_plugins.manager import AIManager
+            except ImportError:
+                return None
+            o = self.options
+            self._ai_manager = AIManager(plugin_dirs=o.plugin_dirs, ai_specs=o.ai_specs, user_dir=o.user_plugins)
+        return self._ai_manager
+
+    def ai_names(self) -> list[str]:
+        """Names of the AIs a seat can be given (see :func:`game.presets.available_ais`)."""
+        from game import presets
+
+        return presets.available_ais(self.ai_manager())
+
+    def start_game(self, seats: list[str], *, decks: int = 2, difficulty: str | None = None,
+                   seed: int | None = None) -> None:
+        """Close any open game and deal a new one at a local table.
+
+        ``seats``: four kinds (seat 0 ``"human"``); ``difficulty``: a :mod:`game.presets` key
+        giving the AIs' budget and options.  The choices are saved in the settings.
+        """
+        from game import presets
+        from game.table import LocalTable
+
+        self.close_session()
+        difficulty = difficulty or self.settings.difficulty
+        seed = self.options.seed if seed is None else seed
+        players = presets.make_players(presets.plan(difficulty, seats), seed=seed, manager=self.ai_manager())
+        table = LocalTable(seats, decks=decks, seed=seed, speed=self.speed, players=players,
+                           clock=self.game_clock)
+        self.hands_done = 0
+        self.results = []
+        self.screens = []
+        self.game_clock.resume()
+        self._open_table(table)
+        self._save(seats=list(seats), decks=decks, difficulty=difficulty)
+        log.info("new game: seats=%s decks=%s difficulty=%s", seats, decks, difficulty)
+
+    def start_remote(self, table: Any, lan: Any = None) -> None:
+        """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host)."""
+        self.close_session()
+        self.hands_done = 0
+        self.results = []
+        self.screens = []
+        self.game_clock.resume()
+        self._open_table(table)
+        self._lan = lan
+
+    def close_session(self) -> None:
+        """Close the open game (and a LAN host started from the menu), if any."""
+        table, lan = self.table, self._lan
+        self.table = self.scene = self._lan = None
+        try:
+            if table is not None:
+                table.close()
+        finally:
+            if lan is not None:
+                try:
+                    lan.close()
+                except Exception:  # pragma: no cover - shutting down anyway
+                    log.exception("LAN host did not stop cleanly")
+
+    # -- settings (applied at once and saved) -------------------------------------------------------------
+    def _refresh_all(self) -> None:
+        from game import fonts
+
+        fonts.clear_cache()
+        if self.scene is not None:
+            renderer = getattr(self.scene, "renderer", None)
+            if renderer is not None:
+                renderer.clear()
+            self.scene.invalidate()
+        for s in self.screens:
+            s.invalidate()
+
+    def set_language(self, lang: str) -> None:
+        """Switch the UI language (``"zh"`` / ``"en"``) everywhere and save it."""
+        from game import i18n
+
+        self.lang = i18n.set_language(lang)
+        self._set_caption()
+        self._save(lang=self.lang)
+        self._refresh_all()
+
+    def set_speed(self, speed: str) -> None:
+        """Change the pace of AIs and animations (one of ``game.pacing.SPEEDS``) and save it."""
+        from game.pacing import pace
+
+        self.pace = pace(speed)
+        self.speed = speed
+        if self.scene is not None:
+            self.scene.set_pace(self.pace)
+        if hasattr(self.table, "pace"):
+            self.table.pace = self.pace
+        self._save(speed=speed)
+        self._refresh_all()
+
+    def set_muted(self, muted: bool) -> None:
+        """Sound off (True) or on, saved."""
+        self.audio.muted = bool(muted)
+        self._save(muted=self.audio.muted)
+        self._refresh_all()
+
+    def set_volume(self, volume: float) -> None:
+        """Sound volume 0.0..1.0 (clamped), saved."""
+        self.audio.set_volume(volume)
+        self._save(volume=self.audio.volume)
+
+    def set_fullscreen(self, on: bool) -> None:
+        """Full screen on or off (the window is reopened), saved."""
+        import pygame
+
+        self._save(fullscreen=bool(on))
+        if not self._own_window:
+            return
+        try:
+            if on:
+                self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            else:
+                self.window = pygame.display.set_mode(self.options.size, pygame.RESIZABLE)
+        except pygame.error as exc:
+            log.warning("cannot switch full screen: %s", exc)
+            self.window = pygame.display.get_surface() or self.window
+        self._drawn_stack = None
+        self._resize_all()
 
 
 # -- command line -------------------------------------------------------------------------------------
@@ -294,7 +697,9 @@ def _size(text: str) -> tuple[int, int]:
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``play`` on ``subparsers`` (an argparse sub-parsers action)."""
     p = subparsers.add_parser("play", help="play at the table (the default command)",
-                              description="Open the Hong Wu table against AIs, or watch a demo.")
+                              description="Open Hong Wu: the main menu (new game, rules, settings), or "
+                                          "straight to the table against AIs with --seats/--seed/--no-menu, "
+                                          "or watch a demo with --hands.")
     p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="number of decks (default 2)")
     p.add_argument("--seed", type=int, default=None, help="seed of the match (reproducible deals)")
     p.add_argument("--lang", choices=("zh", "en"), default=None, help="UI language (default: saved or system)")
@@ -305,6 +710,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None, metavar="N",
                    help="play N hands then exit, printing one result line per hand")
     p.add_argument("--fullscreen", action="store_true", help="full screen")
+    p.add_argument("--renderer", choices=("auto", "gpu", "software"), default="auto",
+                   help="drawing: GPU textures (fast on a Raspberry Pi), software surfaces, or auto "
+                        "(GPU when an accelerated renderer exists)")
+    p.add_argument("--animations", choices=("off", "normal", "fast"), default=None,
+                   help="table animations (default: saved setting, normal); --speed instant turns them off")
     p.add_argument("--size", type=_size, default=DEFAULT_SIZE, metavar="WxH", help="window size (default 1280x720)")
     p.add_argument("--plugin-dir", action="append", default=[], metavar="DIR",
                    help="also load AI plugins from DIR (repeatable)")
@@ -315,6 +725,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="seconds an AI may think per decision (default 2)")
     p.add_argument("--mute", action="store_true", help="no sound (the mixer is not even opened)")
     p.add_argument("--volume", type=float, default=None, metavar="0..1", help="sound volume (saved)")
+    p.add_argument("--menu", action=argparse.BooleanOptionalAction, default=None,
+                   help="start at the main menu (new game, rules, settings); the default unless "
+                        "--seats, --hands or --seed is given, which open the table at once. "
+                        "--no-menu opens the table with the saved seats")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
     return p
@@ -328,11 +742,16 @@ def options_from_args(ns: argparse.Namespace) -> Options:
     seats = ns.seats or list(saved.seats)
     if ns.hands is not None and ns.seats is None:
         seats = ["basic"] * 4
+    menu = getattr(ns, "menu", None)
+    if menu is None:
+        menu = ns.seats is None and ns.hands is None and ns.seed is None
     return Options(
         seats=seats, decks=ns.decks, seed=ns.seed, lang=ns.lang, speed=ns.speed, hands=ns.hands,
-        fullscreen=ns.fullscreen, size=ns.size, plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai),
+        fullscreen=ns.fullscreen or (saved.fullscreen and ns.hands is None), size=ns.size,
+        plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai),
         user_plugins=not ns.no_user_plugins, budget_s=ns.ai_budget, audio=not ns.mute, volume=ns.volume,
-        save_settings=True, max_frames=ns.max_frames,
+        save_settings=True, max_frames=ns.max_frames, menu=menu,
+        renderer=getattr(ns, "renderer", "auto"), animations=getattr(ns, "animations", None),
     )
 
 

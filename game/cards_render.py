@@ -96,12 +96,36 @@ def pip(suit: str, size: int, color=None) -> pygame.Surface:
     return surf
 
 
+TRUMP_BG = (255, 243, 212)
+TRUMP_TAG = (226, 150, 20)
+KEY = (255, 0, 255)  # colour key of the transparent corners (never used on a card)
+
+
+def _opaque(surf: pygame.Surface) -> pygame.Surface:
+    """``surf`` (per-pixel alpha, binary at the rounded corners) as an opaque surface whose
+    corners are a run-length-encoded colour key: the same picture, blitted ~3x faster in
+    software (and still fine as a GPU texture)."""
+    out = pygame.Surface(surf.get_size())
+    out.fill(KEY)
+    out.blit(surf, (0, 0))
+    if pygame.display.get_init() and pygame.display.get_surface() is not None:
+        try:
+            out = out.convert()
+        except pygame.error:  # pragma: no cover - display gone meanwhile
+            pass
+    out.set_colorkey(KEY, pygame.RLEACCEL)
+    return out
+
+
 class CardRenderer:
     """Renders and caches card images.
 
-    ``face(card, w, h)`` and ``back(w, h)`` return surfaces of exactly ``w``×``h`` pixels
-    (with per-pixel alpha for the rounded corners).  Caches are keyed by size and language
-    (joker captions are translated); :meth:`clear` drops them (e.g. after a resize).
+    ``face(card, w, h, trump=False)`` and ``back(w, h)`` return surfaces of exactly
+    ``w``×``h`` pixels (opaque, with colour-keyed rounded corners).  Faces are drawn at the
+    size asked for (never scaled up from a small bitmap).  ``trump=True`` marks a trump in the
+    hand: a warm face and a gold tag in the bottom-left corner (visible where hand cards
+    overlap).  Caches are keyed by size, language (joker captions are translated) and the
+    trump mark; :meth:`clear` drops them (e.g. after a resize); :meth:`prewarm` renders ahead.
     """
 
     def __init__(self) -> None:
@@ -113,12 +137,16 @@ class CardRenderer:
         self._faces.clear()
         self._backs.clear()
 
-    def face(self, card, w: int, h: int) -> pygame.Surface:
-        """The face of ``card`` at ``w``×``h`` px (cached)."""
-        key = (int(card), w, h, current_language())
+    def cached(self) -> int:
+        """Number of images in the cache."""
+        return len(self._faces) + len(self._backs)
+
+    def face(self, card, w: int, h: int, trump: bool = False) -> pygame.Surface:
+        """The face of ``card`` at ``w``×``h`` px (cached); ``trump`` adds the trump mark."""
+        key = (int(card), w, h, current_language(), bool(trump))
         surf = self._faces.get(key)
         if surf is None:
-            surf = self._draw_face(card, w, h)
+            surf = _opaque(self._draw_face(card, w, h, bool(trump)))
             self._faces[key] = surf
         return surf
 
@@ -127,9 +155,24 @@ class CardRenderer:
         key = (w, h)
         surf = self._backs.get(key)
         if surf is None:
-            surf = self._draw_back(w, h)
+            surf = _opaque(self._draw_back(w, h))
             self._backs[key] = surf
         return surf
+
+    def prewarm(self, jobs, budget_s: float = 0.004, clock=None) -> bool:
+        """Render missing faces from ``jobs`` — a mutable list of ``(card, w, h, trump)``,
+        consumed from the end — until ``budget_s`` seconds have passed.  Returns True when
+        the list is empty (everything cached)."""
+        import time
+
+        clock = clock or time.perf_counter
+        t_end = clock() + budget_s
+        while jobs:
+            card, w, h, trump = jobs.pop()
+            self.face(card, w, h, trump)
+            if clock() >= t_end:
+                break
+        return not jobs
 
     # -- drawing ---------------------------------------------------------------------------
     @staticmethod
@@ -140,10 +183,13 @@ class CardRenderer:
         pygame.draw.rect(surf, border, (0, 0, w, h), width=border_w, border_radius=rad)
         return surf
 
-    def _draw_face(self, card, w: int, h: int) -> pygame.Surface:
+    def _draw_face(self, card, w: int, h: int, trump: bool = False) -> pygame.Surface:
         red5 = is_red_five(card)
-        surf = self._blank(w, h, FACE_BG, GOLD if red5 else BORDER, max(1, w // 22) if red5 else 1)
+        surf = self._blank(w, h, TRUMP_BG if trump else FACE_BG, GOLD if red5 else BORDER,
+                           max(1, w // 22) if red5 else 1)
         idx_size = max(9, int(w * 0.30))
+        if trump:
+            self._draw_trump_tag(surf, w, h)
         if card.suit is None:
             self._draw_joker(surf, card, w, h, idx_size)
             return surf
@@ -184,6 +230,18 @@ class CardRenderer:
             star = pip("*", max(8, int(w * 0.26)), GOLD)
             surf.blit(star, (w - star.get_width() - pad, pad))
         return surf
+
+    @staticmethod
+    def _draw_trump_tag(surf: pygame.Surface, w: int, h: int) -> None:
+        """A gold tag with a star in the bottom-left corner (the part of a hand card that stays
+        visible under its right neighbour)."""
+        pad = max(2, w // 18)
+        tw = max(6, int(w * 0.26))
+        th = max(6, int(h * 0.13))
+        tag = pygame.Rect(pad, h - pad - th, tw, th)
+        pygame.draw.rect(surf, TRUMP_TAG, tag, border_radius=max(2, tw // 5))
+        star = pip("*", max(4, min(tw, th) - 2), (255, 250, 228))
+        surf.blit(star, star.get_rect(center=tag.center))
 
     def _draw_joker(self, surf: pygame.Surface, card, w: int, h: int, idx_size: int) -> None:
         big = card.rank >= 16

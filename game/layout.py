@@ -4,8 +4,8 @@ Pure arithmetic on ``pygame.Rect``; no drawing.  Positions are relative to the l
 ``BOTTOM`` is the local player (or seat 0 for an observer), ``RIGHT`` the next seat (下家),
 ``TOP`` the opposite seat, ``LEFT`` the previous seat (上家).
 
-Every rectangle a layout hands out lies inside ``Layout.screen`` (tests check this at
-800×480 and 1920×1080); the client builds a new layout on every resize.
+Every rectangle a layout hands out lies inside ``Layout.screen`` (tests check this from
+800×480 to 3840×2160); the client builds a new layout on every resize.
 """
 from __future__ import annotations
 
@@ -36,7 +36,9 @@ class Layout:
     ``two_rows`` (bool) whether a full hand is split over two rows; ``trick_w``/``trick_h``
     played-card size; ``back_w``/``back_h`` opponents' card backs; ``hand_area``;
     ``action_bar`` (buttons for the current phase); ``message_rect``; ``info_rect`` (trump,
-    dealer, bid); ``toolbar`` (language/sound/speed buttons); ``overlay`` (settlement);
+    dealer, bid); ``toolbar`` (language/sound/speed buttons); ``scores_rect`` (the live points
+    panel); ``tools_rect`` (last trick / auto-play buttons); ``counter_rect`` (card counter);
+    ``arc_px`` (int, how far the middle of a one-row hand is lifted); ``overlay`` (settlement);
     ``trick_area``; ``plates[pos]`` name plates; ``backs[pos]`` opponents' card stacks;
     ``trick_centers[pos]`` (x, y) tuples.
     """
@@ -63,7 +65,9 @@ class Layout:
         self.card_w, self.card_h = card_w, card_h
         self.raise_px = round(card_h * 0.2)
         self.row_offset = round(card_h * 0.42) if self.two_rows else 0
-        hand_h = self.raise_px + card_h + self.row_offset
+        # a single row is fanned along a gentle arc (the middle cards sit higher)
+        self.arc_px = 0 if self.two_rows else round(card_h * 0.07)
+        hand_h = self.raise_px + self.arc_px + card_h + self.row_offset
         self.hand_area = pygame.Rect(m, h - m - hand_h, w - 2 * m, hand_h)
 
         # -- bars above the hand -----------------------------------------------------------
@@ -71,7 +75,7 @@ class Layout:
         side = m + max(150, round(200 * u)) + m  # room for the local name plate on the left
         self.action_bar = pygame.Rect(side, self.hand_area.y - m - self.button_h, w - 2 * side, self.button_h)
         msg_h = max(18, round(28 * u))
-        self.message_rect = pygame.Rect(m, self.action_bar.y - msg_h - m // 2, w - 2 * m, msg_h)
+        self.message_rect = pygame.Rect(side, self.action_bar.y - msg_h - m // 2, w - 2 * side, msg_h)
 
         # -- opponents -----------------------------------------------------------------------
         self.back_h = max(30, round(card_h * 0.5))
@@ -115,7 +119,15 @@ class Layout:
         self.toolbar = pygame.Rect(w - m - tb_w, m, tb_w, tb_h)
         self.scores_rect = pygame.Rect(w - m - tb_w, self.toolbar.bottom + m // 2, tb_w,
                                        max(plate_h, self.backs[RIGHT].y - self.toolbar.bottom - m - m))
-        self.scores_rect.h = min(self.scores_rect.h, max(plate_h, round(118 * u)))
+        rows_h = 5 * round(self.small_font * 1.45) + 2 * m  # the points panel's five lines
+        self.scores_rect.h = min(self.scores_rect.h, max(plate_h, round(118 * u), rows_h))
+
+        # -- right column under the right-hand seat: helper buttons, card counter -------------
+        col_x = w - m - plate_w
+        col_top = self.plates[RIGHT].bottom + m
+        self.tools_rect = pygame.Rect(col_x, col_top, plate_w, tb_h)
+        self.counter_rect = pygame.Rect(col_x, self.tools_rect.bottom + m // 2, plate_w,
+                                        max(plate_h, self.action_bar.bottom - self.tools_rect.bottom - m // 2))
 
         # -- trick area ------------------------------------------------------------------------
         left_edge = max(self.plates[LEFT].right, self.backs[LEFT].right) + m
@@ -146,7 +158,8 @@ class Layout:
     def hand_rects(self, n: int) -> list[pygame.Rect]:
         """Rects of ``n`` hand cards in display order (unraised), centred in ``hand_area``.
 
-        With ``two_rows`` and too many cards for one row, the first ceil(n/2) cards form the back
+        A single row is fanned: card ``i`` is lifted by up to ``arc_px`` along a parabola, so
+        the middle of the hand sits highest.  With ``two_rows`` and too many cards for one row, the first ceil(n/2) cards form the back
         row and the rest the front row (drawn later, lower); a single row sits low.  Later rects overlap earlier ones;
         hit-test from the end.
         """
@@ -157,7 +170,7 @@ class Layout:
             rows = [math.ceil(n / 2), n // 2]
         rects: list[pygame.Rect] = []
         avail = self.hand_area.w
-        base_y = self.hand_area.y + self.raise_px
+        base_y = self.hand_area.y + self.raise_px + self.arc_px
         for r, count in enumerate(rows):
             spacing = min(self.card_w * 0.62, (avail - self.card_w) / max(1, count - 1)) if count > 1 else 0
             total = self.card_w + spacing * (count - 1)
@@ -165,8 +178,13 @@ class Layout:
             y = base_y + r * self.row_offset
             if len(rows) == 1 and self.two_rows:
                 y = base_y + self.row_offset
+            mid = (count - 1) / 2
             for i in range(count):
-                rects.append(pygame.Rect(round(x0 + i * spacing), y, self.card_w, self.card_h))
+                lift = 0
+                if self.arc_px and count > 2:
+                    d = (i - mid) / mid
+                    lift = round(self.arc_px * (1 - d * d))
+                rects.append(pygame.Rect(round(x0 + i * spacing), y - lift, self.card_w, self.card_h))
         return rects
 
     def trick_rects(self, pos: int, n: int) -> list[pygame.Rect]:
@@ -216,7 +234,8 @@ class Layout:
         out = {
             "hand_area": self.hand_area, "action_bar": self.action_bar, "message": self.message_rect,
             "info": self.info_rect, "toolbar": self.toolbar, "scores": self.scores_rect,
-            "trick_area": self.trick_area, "overlay": self.overlay,
+            "trick_area": self.trick_area, "overlay": self.overlay, "tools": self.tools_rect,
+            "counter": self.counter_rect,
         }
         for pos in POSITIONS:
             out[f"plate{pos}"] = self.plates[pos]

@@ -20,6 +20,10 @@ CONFIG_ENV = "HONGWU_CONFIG_DIR"
 SETTINGS_FILE = "settings.json"
 SPEEDS = ("slow", "normal", "fast", "instant")
 LANGUAGES = ("zh", "en")
+#: difficulty presets (the mapping to AIs and thinking budgets is in :mod:`game.presets`)
+DIFFICULTIES = ("easy", "normal", "hard")
+#: animation speeds at the table (``instant`` pace turns animations off whatever this says)
+ANIMATIONS = ("off", "normal", "fast")
 
 
 def config_dir() -> Path:
@@ -41,7 +45,9 @@ class Settings:
 
     ``lang`` is ``"zh"``, ``"en"`` or ``None`` (follow the system locale); ``speed`` one of
     :data:`SPEEDS`; ``seats`` four seat kinds (``"human"`` or an AI name) for seats 0..3;
-    ``volume`` 0.0..1.0; ``muted`` silences every sound.
+    ``volume`` 0.0..1.0; ``muted`` silences every sound; ``decks`` 2 or 3; ``difficulty`` one of
+    :data:`DIFFICULTIES` (see :mod:`game.presets`); ``fullscreen`` opens the window full screen;
+    ``animations`` one of :data:`ANIMATIONS` (table animation speed).
     """
 
     lang: str | None = None
@@ -50,6 +56,9 @@ class Settings:
     volume: float = 0.7
     muted: bool = False
     decks: int = 2
+    difficulty: str = "normal"
+    fullscreen: bool = False
+    animations: str = "normal"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -69,6 +78,12 @@ class Settings:
             s.muted = data["muted"]
         if data.get("decks") in (2, 3):
             s.decks = data["decks"]
+        if data.get("difficulty") in DIFFICULTIES:
+            s.difficulty = data["difficulty"]
+        if isinstance(data.get("fullscreen"), bool):
+            s.fullscreen = data["fullscreen"]
+        if data.get("animations") in ANIMATIONS:
+            s.animations = data["animations"]
         return s
 
     def to_dict(self) -> dict[str, Any]:

@@ -8,7 +8,8 @@ table (``net/``) can stand in for the local one:
 - ``view()``: the engine ``PlayerView`` for ``seat`` (observer view when None);
 - ``submit(action)``: an engine action (``Bid``, ``ChooseTrump``, ``Bury``, ``Play``) for the
   local seat; returns None when accepted, else the engine's reason (English text, as raised in
-  ``IllegalAction``); never raises for an illegal action;
+  ``IllegalAction``; a local table returns the ``engine.refusals.Refusal`` itself, a ``str``
+  carrying ``code``/``params`` for translation); never raises for an illegal action;
 - ``poll()``: engine events since the last poll, already filtered for ``seat``
   (``event.for_seat(seat)``), in order; it also lets AI seats act, so call it every frame;
 - ``next_hand()``: once the hand is settled, deal the next one (None when done, else a reason);
@@ -194,8 +195,8 @@ class LocalTable:
             return "that seat is not yours"
         try:
             events = self.game.apply(action)
-        except IllegalAction as exc:
-            return str(exc) or "illegal action"
+        except IllegalAction as exc:  # the Refusal (a str) keeps its code for translation
+            return getattr(exc, "reason", None) or str(exc) or "illegal action"
         self._accept(events)
         return None
 

@@ -1,10 +1,12 @@
 """Display text for cards, suits, seats and engine sentences, in the UI language."""
 from __future__ import annotations
 
-import re
+import logging
 
-from game.i18n import N_, _, translate_reason, register_reason_pattern
+from game.i18n import N_, _, translate_reason
 from game.layout import BOTTOM, LEFT, RIGHT, TOP, position_of
+
+log = logging.getLogger(__name__)
 
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 SUIT_NAMES = {"S": N_("Spades"), "H": N_("Hearts"), "C": N_("Clubs"), "D": N_("Diamonds")}
@@ -48,73 +50,100 @@ def seat_name(seat: int, local_seat: int | None, names=None) -> str:
     return f"{base} ({extra})" if extra and extra != "human" else base
 
 
-# -- engine sentences (game.tricks / game.state refusals) -------------------------------------
-_SHAPES = {"a single": N_("a single"), "a pair": N_("a pair"), "a triple": N_("a triple")}
+# -- engine refusals (engine/refusals.py codes) -------------------------------------------------
+# A refusal is translated from its stable code and parameters (``Refusal.code``/``.params``,
+# also on ``IllegalAction``), never by parsing the English.  Text without a known code (an
+# older or remote engine) is shown as it is: the engine's English, so nothing is lost.
+REFUSALS: dict[str, str] = {
+    "wrong_count": N_("play exactly {count} card(s), as many as were led"),
+    "not_held": N_("not enough {card} in your hand"),
+    "follow_suit": N_("you must follow suit: {suit} was led and you hold {suit}"),
+    "play_all_suit": N_("you must play all your {suit} cards ({count}) before other cards"),
+    "tractor_owed": N_("{shape} was led and you hold a {suit} tractor like it"),
+    "pairs_owed": N_("{shape} was led: you hold {suit} pairs and must play {pairs} of them"),
+    "groups_owed": N_("{shape} was led: you must play {triples} {suit} triple(s) and {pairs} pair(s)"),
+    "triple_owed": N_("a triple was led and you hold a {suit} triple"),
+    "pair_owed": N_("a pair was led and you hold a {suit} pair"),
+    "structure_owed": N_("your play does not give the structure the lead requires"),
+    "empty_lead": N_("choose at least one card to lead"),
+    "mixed_lead": N_("a lead must be cards of one suit (or all trumps)"),
+    "hand_over": N_("the hand is over"),
+    "no_seat": N_("there is no seat {seat}"),
+    "not_your_turn": N_("it is not your turn"),
+    "wrong_phase": N_("that is not possible at this point of the hand"),
+    "bad_bid": N_("a bid of {amount} is not allowed now; the legal bids are {options} (or pass)"),
+    "bad_suit": N_("the trump suit must be one of ♠ ♥ ♣ ♦"),
+    "bury_count": N_("bury exactly {count} cards, not {given}"),
+    "bad_cards": N_("those are not cards of this game"),
+}
+"""Refusal code -> message id (English; ``{name}`` fields from the refusal's params)."""
+
+_THROW_PAIR = N_("the throw includes a pair and you hold a {suit} pair to match it")
+_BID_ONLY_PASS = N_("a bid of {amount} is not allowed now; you can only pass")
 
 
-def _shape(text: str) -> str:
-    m = re.fullmatch(r"a tractor of (\d+) (pairs|triples)", text)
-    if m:
-        if m.group(2) == "pairs":
-            return _("a tractor of {n} pairs").format(n=m.group(1))
-        return _("a tractor of {n} triples").format(n=m.group(1))
-    return _(_SHAPES.get(text, text))
+def _suit_param(value) -> str:
+    if value == "trump":
+        return _("trumps")
+    return SUIT_SYMBOL.get(str(value), str(value))
 
 
-def _suitname(text: str) -> str:
-    return _("trump") if text == "trump" else text
-
-
-def _card_text(text: str) -> str:
+def _card_param(value) -> str:
     try:
         from engine.cards import parse_cards
 
-        return cards_label(parse_cards(text))
+        return cards_label(parse_cards(str(value)))
     except Exception:
-        return text
+        return str(value)
 
 
-_CONVERTERS = {"shape": _shape, "suit": _suitname, "cards": _card_text, "card": _card_text}
-_SHAPE = r"(?P<shape>a single|a pair|a triple|a tractor of \d+ (?:pairs|triples))"
-_SUIT = r"(?P<suit>trump|[♠♥♣♦])"
-
-for _rx, _msg in (
-    (r"play exactly (?P<n>\d+) cards?: \d+ (?:were|was) led", N_("play exactly {n} card(s), as many as were led")),
-    (r"you do not hold that many (?P<card>\S+)", N_("you do not hold that many {card}")),
-    (r"you do not hold (?P<card>\S+)", N_("you do not hold {card}")),
-    (r"you must follow suit: " + _SUIT + r" was led and you hold (?P<n>\d+) \S+ card\(s\)",
-     N_("you must follow suit: {suit} was led and you hold {n} {suit} card(s)")),
-    (r"you must follow suit: " + _SUIT + r" was led and you hold \S+",
-     N_("you must follow suit: {suit} was led and you hold {suit}")),
-    (r"you must play all your " + _SUIT + r" cards \((?P<n>\d+)\) before other cards",
-     N_("you must play all your {suit} cards ({n}) before other cards")),
-    (_SHAPE + r" was led and you hold a " + _SUIT + r" tractor like it",
-     N_("{shape} was led and you hold a {suit} tractor like it")),
-    (_SHAPE + r" was led: you hold " + _SUIT + r" pairs and must play (?P<n>\d+) of them",
-     N_("{shape} was led: you hold {suit} pairs and must play {n} of them")),
-    (_SHAPE + r" was led: you must play (?P<n>\d+) " + _SUIT + r" triple\(s\) and (?P<m>\d+) pair\(s\)",
-     N_("{shape} was led: you must play {n} {suit} triple(s) and {m} pair(s)")),
-    (r"a triple was led and you hold a " + _SUIT + r" triple", N_("a triple was led and you hold a {suit} triple")),
-    (r"the throw includes " + _SHAPE + r" and you hold a " + _SUIT + r" pair to match it",
-     N_("the throw includes {shape} and you hold a {suit} pair to match it")),
-    (_SHAPE + r" was led and you hold a " + _SUIT + r" pair", N_("{shape} was led and you hold a {suit} pair")),
-    (r"you do not hold another (?P<card>\S+)", N_("you do not hold another {card}")),
-    (r"it is seat (?P<a>\d+)'s turn, not seat (?P<b>\d+)'s", N_("it is not your turn (seat {a} is to act)")),
-    (r"bury exactly (?P<k>\d+) cards, not (?P<n>\d+)", N_("bury exactly {k} cards, not {n}")),
-    (r"a bid of (?P<n>\d+) is not allowed now; the legal bids are (?P<legal>[\d, ]+) \(or pass\)",
-     N_("a bid of {n} is not allowed now; the legal bids are {legal} (or pass)")),
-):
-    register_reason_pattern(_rx, _msg, _CONVERTERS)
-
-# exact sentences, listed so that the catalog extractor sees them
-N_("your play does not give the structure the lead requires")
-N_("choose at least one card to lead")
-N_("a lead must be cards of one suit (or all trumps)")
-N_("the hand is over")
-N_("the auction is over")
+def _shape_param(group, length) -> str:
+    group, length = int(group or 2), int(length or 1)
+    if length <= 1:
+        return _("a triple") if group == 3 else _("a pair")
+    if group == 3:
+        return _("a tractor of {n} triples").format(n=length)
+    return _("a tractor of {n} pairs").format(n=length)
 
 
-def reason_text(reason: str) -> str:
-    """The engine's refusal ``reason`` in the UI language, capitalised for display."""
-    text = translate_reason(reason)
+def refusal_text(code: str, params: dict | None = None) -> str | None:
+    """The refusal ``code`` with ``params`` in the UI language (lower case, no full stop), or
+    None for a code this client does not know."""
+    params = dict(params or {})
+    msgid = REFUSALS.get(code)
+    if msgid is None:
+        return None
+    fields = {k: v for k, v in params.items()}
+    if "suit" in params:
+        fields["suit"] = _suit_param(params["suit"])
+    if "card" in params:
+        fields["card"] = _card_param(params["card"])
+    if code in ("tractor_owed", "pairs_owed", "groups_owed"):
+        fields["shape"] = _shape_param(params.get("group", 3 if code == "groups_owed" else 2), params.get("length", 2))
+    if code == "pair_owed" and params.get("throw"):
+        msgid = _THROW_PAIR
+    if code == "bad_bid":
+        opts = list(params.get("options") or ())
+        if not opts:
+            msgid = _BID_ONLY_PASS
+        fields["options"] = ", ".join(str(o) for o in opts)
+    try:
+        return _(msgid).format(**fields)
+    except (KeyError, IndexError, ValueError):  # a catalog entry with a bad field
+        log.warning("cannot format refusal %s with %r", code, params)
+        return None
+
+
+def reason_text(reason) -> str:
+    """An engine refusal in the UI language, capitalised for display.
+
+    ``reason`` is a :class:`engine.refusals.Refusal` (a ``str`` with ``code``/``params``), an
+    ``IllegalAction``, or plain text; text without a known code is shown as given (after an
+    exact catalog lookup)."""
+    code = getattr(reason, "code", None)
+    text = None
+    if code:
+        text = refusal_text(code, getattr(reason, "params", None))
+    if text is None:
+        text = translate_reason(str(reason))
     return text[:1].upper() + text[1:] if text else text

@@ -78,12 +78,22 @@ def button_width(label: str, font_size: int, min_w: int = 0, pad: int = 28) -> i
     return max(min_w, fonts.get_font(font_size, bold=True).size(label)[0] + pad)
 
 
+_PANELS: dict[tuple, pygame.Surface] = {}
+
+
 def draw_panel(surf: pygame.Surface, rect: pygame.Rect, color=PANEL, border=PANEL_BORDER, radius: int = 10) -> None:
-    """A rounded translucent box (alpha in ``color``'s 4th component)."""
-    box = pygame.Surface(rect.size, pygame.SRCALPHA)
-    pygame.draw.rect(box, color, box.get_rect(), border_radius=radius)
-    if border is not None:
-        pygame.draw.rect(box, border, box.get_rect(), width=2, border_radius=radius)
+    """A rounded translucent box (alpha in ``color``'s 4th component); the box image is
+    cached by size, colours and radius."""
+    key = (tuple(rect.size), tuple(color), tuple(border) if border is not None else None, radius)
+    box = _PANELS.get(key)
+    if box is None:
+        box = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.rect(box, color, box.get_rect(), border_radius=radius)
+        if border is not None:
+            pygame.draw.rect(box, border, box.get_rect(), width=2, border_radius=radius)
+        if len(_PANELS) > 256:
+            _PANELS.clear()
+        _PANELS[key] = box
     surf.blit(box, rect.topleft)
 
 

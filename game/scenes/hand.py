@@ -9,6 +9,7 @@ from game.cards_render import CardRenderer
 from game.layout import Layout
 
 MARK = (250, 206, 90)
+CURSOR = (90, 220, 255)
 
 
 class HandView:
@@ -17,6 +18,8 @@ class HandView:
     ``cards``: tuple of engine cards; ``selected``: set of indices into ``cards`` (indices,
     not cards, since two decks hold equal cards).  ``marked`` indices get a gold dot (the kitty
     cards while burying).  ``visible`` limits how many cards are shown (deal animation).
+    ``cursor``: index of the keyboard cursor (None when hidden); ``trump_ctx``: the engine's
+    ``TrumpContext`` once trump is known (its trumps are drawn with the trump mark).
     """
 
     def __init__(self) -> None:
@@ -24,6 +27,8 @@ class HandView:
         self.selected: set[int] = set()
         self.marked: set[int] = set()
         self.visible: int | None = None
+        self.cursor: int | None = None
+        self.trump_ctx = None
 
     def set_cards(self, cards: Sequence, marked_cards: Sequence = ()) -> bool:
         """Show ``cards``; clears the selection when the hand changed. Returns True if changed.
@@ -36,6 +41,8 @@ class HandView:
         changed = cards != self.cards
         if changed:
             self.selected.clear()
+            if self.cursor is not None:
+                self.cursor = min(self.cursor, len(cards) - 1) if cards else None
         self.cards = cards
         self.marked = set()
         todo = list(marked_cards)
@@ -93,12 +100,49 @@ class HandView:
         else:
             self.selected.add(index)
 
+    def set_raised(self, index: int, raised: bool) -> bool:
+        """Raise (True) or lower (False) card ``index``; returns True if it changed."""
+        if not 0 <= index < len(self.cards) or (index in self.selected) == raised:
+            return False
+        if raised:
+            self.selected.add(index)
+        else:
+            self.selected.discard(index)
+        return True
+
+    def move_cursor(self, step: int) -> int | None:
+        """Move the keyboard cursor by ``step`` cards (clamped; it appears on the first card
+        when hidden).  Returns the new cursor index (None for an empty hand)."""
+        n = self.shown()
+        if n == 0:
+            self.cursor = None
+            return None
+        if self.cursor is None:
+            self.cursor = 0 if step >= 0 else n - 1
+        else:
+            self.cursor = min(n - 1, max(0, self.cursor + step))
+        return self.cursor
+
+    def is_trump(self, index: int) -> bool:
+        """True when card ``index`` is a trump (known once trump is chosen)."""
+        ctx = self.trump_ctx
+        return ctx is not None and ctx.is_trump(self.cards[index])
+
     def draw(self, surf: pygame.Surface, layout: Layout, renderer: CardRenderer) -> None:
-        """Draw the shown cards on ``surf``."""
+        """Draw the shown cards on ``surf`` (trumps marked, selection edged, cursor outlined)."""
         w, h = layout.card_w, layout.card_h
-        for i, r in enumerate(self.rects(layout)):
-            surf.blit(renderer.face(self.cards[i], w, h), r)
+        rad = max(3, w // 10)
+        rects = self.rects(layout)
+        for i, r in enumerate(rects):
+            surf.blit(renderer.face(self.cards[i], w, h, self.is_trump(i)), r)
             if i in self.selected:
-                pygame.draw.rect(surf, MARK, r, width=2, border_radius=max(3, w // 10))
+                pygame.draw.rect(surf, MARK, r, width=max(2, w // 40), border_radius=rad)
             if i in self.marked:
-                pygame.draw.circle(surf, MARK, (r.x + max(6, w // 7) // 2 + 3, r.bottom - max(6, w // 7)), max(3, w // 16))
+                pygame.draw.circle(surf, MARK, (r.x + max(6, w // 7) // 2 + 3, r.bottom - round(h * 0.26)), max(3, w // 16))
+        if self.cursor is not None and 0 <= self.cursor < len(rects):
+            r = rects[self.cursor]
+            pygame.draw.rect(surf, CURSOR, r.inflate(2, 2), width=max(2, w // 30), border_radius=rad)
+            s = max(5, w // 9)
+            tip = (r.x + s + 3, r.y - 3)
+            if tip[1] - s >= layout.hand_area.y:
+                pygame.draw.polygon(surf, CURSOR, [(tip[0] - s, tip[1] - s), (tip[0] + s, tip[1] - s), tip])

@@ -1,0 +1,367 @@
+"""``hongwu arena``: rank AIs against each other on duplicate deals.
+
+Usage::
+
+    hongwu arena --ai basic --ai random [--hands 200] [--decks 2] [--seed 7] [--jobs 4]
+                 [--json result.json] [--budget 2.0] [--think-ms 500] [--plugin-dir DIR]
+
+**Duplicate deals.** Card luck is large in a one-against-three game, so every deal (the
+shuffle and the first bidder, both from the deal's seed) is played several times with the AIs
+*rotated through the seats*; each AI then holds every seat's cards equally often and the luck
+of the deal cancels out. With ``k`` AIs the line-ups are built as follows: for each ``i`` in
+``0..k-1`` the sequence ``ai[i], ai[i+1], ...`` (cyclically) fills the four seats, and each of
+its four rotations is kept once (duplicates dropped). That gives, per deal:
+
+- 1 AI: ``AAAA`` (self-play, 1 line-up);
+- 2 AIs: ``ABAB`` and ``BABA`` (2 line-ups; every seat sees both AIs; each AI always has one
+  copy of itself and two of the other at the table, whoever becomes dealer);
+- 3 AIs: the 12 rotations of ``ABCA``, ``BCAB``, ``CABC`` (each AI 16 seat-hands per deal);
+- 4 AIs: the 4 rotations of ``ABCD``.
+
+``--hands N`` is the number of deals; each is played once per line-up.
+
+**Numbers per AI** (a "hand" is one seat-hand played by that AI): ``hands``; the mean game
+points per hand with a 95% confidence interval (normal approximation over per-deal means, since
+the line-ups of one deal are not independent); the dealer rate (share of its hands in which it
+became dealer); the dealer success rate (share of those with a dealer final above 0,
+RULES.md §10); the mean winning bid and mean dealer final when dealer; and the number of faults
+(decisions its plugin lost to the fallback, see :mod:`ai_plugins.runner`).
+
+**Reproducible.** Deal ``i`` uses ``engine.state.match_seed(seed, i + 1)``; each AI's seed is
+derived from the deal seed, the line-up and the seat; results do not depend on ``--jobs``
+(apart from decisions that hit the time budget, which depend on the machine's load).
+
+Deals are split into chunks run by worker processes (``multiprocessing``, spawn start method,
+``--jobs`` default: all cores); each worker discovers the plugins anew with the same options.
+A plain-text progress bar goes to standard error (``--quiet`` hides it).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence, TextIO
+
+from .base import AIError
+from .manager import AIManager, add_discovery_options
+from .runner import DEFAULT_BUDGET_S, make_player, play_hand
+
+log = logging.getLogger(__name__)
+
+
+def lineups(k: int, seats: int = 4) -> list[tuple[int, ...]]:
+    """Seat assignments for ``k`` AIs (indices 0..k-1), as documented in the module docstring.
+
+    >>> lineups(2)
+    [(0, 1, 0, 1), (1, 0, 1, 0)]
+    >>> len(lineups(3)), len(lineups(4)), lineups(1)
+    (12, 4, [(0, 0, 0, 0)])
+
+    Raises ValueError unless 1 <= k <= seats.
+    """
+    if not 1 <= k <= seats:
+        raise ValueError(f"the arena takes 1 to {seats} AIs, not {k}")
+    out: list[tuple[int, ...]] = []
+    for i in range(k):
+        base = tuple((i + j) % k for j in range(seats))
+        for r in range(seats):
+            rot = base[r:] + base[:r]
+            if rot not in out:
+                out.append(rot)
+    return out
+
+
+def label_names(names: Sequence[str]) -> list[str]:
+    """Unique labels for the AIs: a repeated name gets ``#2``, ``#3``... (``basic``, ``basic#2``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n}#{seen[n]}")
+    return out
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """Everything a worker needs to replay its deals (picklable).
+
+    ``ais``: names or ``module:object`` specs, in ``--ai`` order; ``deals``: number of deals;
+    ``decks``: 2 or 3; ``seed``: the match seed (int); ``budget_s``: seconds per decision;
+    ``options``: passed to every AI factory (e.g. ``{"think_ms": 500}``); ``plugin_dirs``,
+    ``user_dir`` (True, False or a path), ``entry_points``: discovery, as for
+    :class:`~ai_plugins.manager.AIManager`.
+    """
+
+    ais: tuple[str, ...]
+    deals: int = 100
+    decks: int = 2
+    seed: int = 0
+    budget_s: float = DEFAULT_BUDGET_S
+    options: dict[str, Any] = field(default_factory=dict)
+    plugin_dirs: tuple[str, ...] = ()
+    user_dir: Any = True
+    entry_points: bool = True
+
+    def manager(self) -> AIManager:
+        """A plugin manager discovering as configured (``module:object`` AIs loaded too)."""
+        return AIManager(self.plugin_dirs, [a for a in self.ais if ":" in a],
+                         user_dir=self.user_dir, entry_points=self.entry_points)
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat-hand: ``ai`` (index into ``ais``), ``seat``, ``game_points``, ``dealer`` (bool),
+    ``bid`` and ``dealer_final`` (the hand's, whoever was dealer), ``faults``."""
+
+    ai: int
+    seat: int
+    game_points: int
+    dealer: bool
+    bid: int
+    dealer_final: int
+    faults: int
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """Seed of deal ``deal`` (0-based) of an arena with match seed ``seed``."""
+    from engine.state import match_seed
+
+    return int(match_seed(seed, deal + 1))
+
+
+def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None) -> list[SeatResult]:
+    """Play deal ``deal`` once per line-up; returns one :class:`SeatResult` per seat-hand.
+
+    Raises :class:`~ai_plugins.base.AIError` only through ``config.manager()`` misuse; a faulty
+    AI is replaced decision by decision (see :mod:`ai_plugins.runner`).
+    """
+    from engine.ruleset import hongwu
+    from engine.state import Game
+
+    manager = manager or config.manager()
+    ruleset = hongwu(config.decks)
+    dseed = deal_seed(config.seed, deal)
+    out: list[SeatResult] = []
+    for j, lineup in enumerate(lineups(len(config.ais))):
+        game = Game.new(ruleset, seed=dseed)
+        players = []
+        for seat, ai in enumerate(lineup):
+            ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
+            players.append(make_player(manager, config.ais[ai], seat, config.budget_s, ai_seed,
+                                       options=config.options))
+        try:
+            st = play_hand(game, players)
+        finally:
+            for p in players:
+                p.close()
+        for seat, ai in enumerate(lineup):
+            out.append(SeatResult(ai, seat, st.game_points[seat], seat == st.dealer, st.bid,
+                                  st.dealer_final, len(players[seat].faults)))
+    return out
+
+
+def _run_chunk(config: ArenaConfig, deals: Sequence[int]) -> list[tuple[int, list[SeatResult]]]:
+    """Worker entry point: play ``deals`` with one plugin manager."""
+    manager = config.manager()
+    return [(d, play_deal(config, d, manager)) for d in deals]
+
+
+def _mean(xs: Sequence[float]) -> float | None:
+    return statistics.fmean(xs) if xs else None
+
+
+def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]]) -> dict[str, Any]:
+    """The numbers the table and ``--json`` show.
+
+    Returns ``{"seed", "decks", "deals", "lineups": ["ABAB", ...], "ais": {label: {"hands",
+    "mean_game_points", "ci95", "dealer_rate", "dealer_success_rate", "mean_bid",
+    "mean_dealer_final", "faults"}}}``; rates are fractions 0..1, ``ci95`` the half-width in
+    game points; ``None`` where a number is undefined (no dealer hands, fewer than 2 deals).
+    """
+    labels = label_names(config.ais)
+    letters = "ABCD"
+    summary: dict[str, Any] = {
+        "seed": config.seed, "decks": config.decks, "deals": len(results),
+        "budget_s": config.budget_s,
+        "lineups": ["".join(letters[i] for i in lu) for lu in lineups(len(config.ais))],
+        "legend": {letters[i]: labels[i] for i in range(len(labels))},
+        "ais": {},
+    }
+    for i, label in enumerate(labels):
+        rows = [r for d in sorted(results) for r in results[d] if r.ai == i]
+        per_deal = [
+            statistics.fmean([r.game_points for r in results[d] if r.ai == i]) for d in sorted(results)
+            if any(r.ai == i for r in results[d])
+        ]
+        dealer_rows = [r for r in rows if r.dealer]
+        ci = (1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
+              if len(per_deal) >= 2 else None)
+        summary["ais"][label] = {
+            "hands": len(rows),
+            "mean_game_points": _mean([r.game_points for r in rows]),
+            "ci95": ci,
+            "dealer_rate": len(dealer_rows) / len(rows) if rows else None,
+            "dealer_success_rate": (sum(r.dealer_final > 0 for r in dealer_rows) / len(dealer_rows)
+                                    if dealer_rows else None),
+            "mean_bid": _mean([r.bid for r in dealer_rows]),
+            "mean_dealer_final": _mean([r.dealer_final for r in dealer_rows]),
+            "faults": sum(r.faults for r in rows),
+        }
+    return summary
+
+
+def format_summary(summary: dict[str, Any]) -> list[str]:
+    """The table ``hongwu arena`` prints, as lines."""
+    def num(x: Any, fmt: str) -> str:
+        return "-" if x is None else format(x, fmt)
+
+    head = ("AI", "hands", "game pts/hand (95% CI)", "dealer rate", "dealer success",
+            "mean bid", "mean dealer final", "faults")
+    rows = [head]
+    for label, s in summary["ais"].items():
+        gp = num(s["mean_game_points"], "+.2f")
+        if s["ci95"] is not None:
+            gp += f" ± {s['ci95']:.2f}"
+        rows.append((
+            label, str(s["hands"]), gp, num(s["dealer_rate"] and s["dealer_rate"] * 100, ".1f") + "%",
+            num(s["dealer_success_rate"] and s["dealer_success_rate"] * 100, ".1f") + "%"
+            if s["dealer_success_rate"] is not None else "-",
+            num(s["mean_bid"], ".1f"), num(s["mean_dealer_final"], "+.1f"), str(s["faults"]),
+        ))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = [
+        f"arena: {summary['deals']} deals x {len(summary['lineups'])} line-ups "
+        f"({', '.join(summary['lineups'])}; " +
+        ", ".join(f"{k}={v}" for k, v in summary["legend"].items()) +
+        f"), {summary['decks']} decks, seed {summary['seed']}",
+    ]
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    return lines
+
+
+class Progress:
+    """A plain-text progress bar on a stream (``\\r`` updates): ``[####....] 12/40 deals 3.1s``."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True,
+                 width: int = 30) -> None:
+        self.total, self.done, self.width = total, 0, width
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.start = time.monotonic()
+
+    def advance(self, n: int) -> None:
+        """Count ``n`` more deals done and redraw."""
+        self.done += n
+        if not self.enabled:
+            return
+        filled = int(self.width * self.done / max(1, self.total))
+        bar = "#" * filled + "." * (self.width - filled)
+        elapsed = time.monotonic() - self.start
+        self.stream.write(f"\rarena [{bar}] {self.done}/{self.total} deals {elapsed:.1f}s")
+        if self.done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run_arena(config: ArenaConfig, jobs: int | None = None,
+              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play ``config.deals`` duplicate deals with ``jobs`` worker processes (None: all cores;
+    1: in this process) and return :func:`summarize`'s dictionary.
+
+    ``progress(n)`` is called as each chunk of ``n`` deals finishes. Raises
+    :class:`~ai_plugins.base.AIError` if an AI name is unknown or clashes (checked first), and
+    ValueError for an empty or too large AI list or a bad deck count.
+    """
+    if config.decks not in (2, 3):
+        raise ValueError("decks must be 2 or 3")
+    lineups(len(config.ais))  # validates the AI count
+    manager = config.manager()
+    for name in config.ais:
+        manager.resolve(name)
+    jobs = max(1, jobs or os.cpu_count() or 1)
+    results: dict[int, list[SeatResult]] = {}
+    deals = list(range(config.deals))
+    if jobs == 1 or config.deals <= 1:
+        for d in deals:
+            results[d] = play_deal(config, d, manager)
+            if progress:
+                progress(1)
+    else:
+        size = max(1, math.ceil(len(deals) / (jobs * 4)))
+        chunks = [deals[i:i + size] for i in range(0, len(deals), size)]
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=ctx) as pool:
+            futures = [pool.submit(_run_chunk, config, chunk) for chunk in chunks]
+            for fut in as_completed(futures):
+                got = fut.result()
+                for d, rows in got:
+                    results[d] = rows
+                if progress:
+                    progress(len(got))
+    return summarize(config, results)
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``arena`` sub-command to the ``hongwu`` parser's subparsers."""
+    p = subparsers.add_parser(
+        "arena", help="rank AIs against each other on duplicate deals",
+        description="Play duplicate deals between AIs (each deal replayed with the AIs rotated "
+                    "through the seats) and print per-AI statistics.")
+    p.add_argument("--ai", action="append", required=True, metavar="NAME",
+                   help="an AI name (see 'hongwu ai list') or module:object; give 1 to 4 times")
+    p.add_argument("--hands", type=int, default=100, metavar="N",
+                   help="number of deals, each played once per line-up (default 100)")
+    p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="decks (default 2)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="match seed (default: random, printed so the run can be repeated)")
+    p.add_argument("--jobs", type=int, default=None, metavar="J",
+                   help="worker processes (default: all cores; 1 runs in-process)")
+    p.add_argument("--json", metavar="FILE", help="also write the numbers as JSON to FILE")
+    p.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, metavar="SECONDS",
+                   help=f"time budget per AI decision (default {DEFAULT_BUDGET_S:g})")
+    p.add_argument("--think-ms", type=int, default=None, metavar="MS",
+                   help="thinking time per decision for AIs that search (expert; default 500)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_discovery_options(p)
+    p.set_defaults(func=run_cli)
+    return p
+
+
+def run_cli(ns: argparse.Namespace) -> int:
+    """Run the arena from parsed arguments; prints the table; exit code 0, or 2 on bad AIs."""
+    if ns.hands < 1:
+        print("error: --hands must be at least 1", file=sys.stderr)
+        return 2
+    seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(2**31)
+    options = {"think_ms": ns.think_ms} if ns.think_ms is not None else {}
+    config = ArenaConfig(
+        ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
+        options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
+    )
+    bar = Progress(ns.hands, enabled=not ns.quiet)
+    try:
+        summary = run_arena(config, ns.jobs, bar.advance)
+    except (AIError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for line in format_summary(summary):
+        print(line)
+    if ns.json:
+        with open(ns.json, "w", encoding="utf-8") as fh:
+            json.dump(summary, fh, indent=2)
+            fh.write("\n")
+    return 0
+
+
+__all__ = ["ArenaConfig", "SeatResult", "lineups", "play_deal", "run_arena", "summarize",
+           "format_summary", "add_parser", "run_cli", "asdict"]

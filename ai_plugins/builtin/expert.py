@@ -1,0 +1,221 @@
+"""The built-in ``expert`` AI: determinized Monte-Carlo search (RULES.md §2–§9).
+
+Every decision is made by sampling the hidden cards many times (consistent with what the seat
+has seen: hand sizes, played and buried cards, voids shown by others, see
+:func:`.simulate.sample_world`), trying each candidate in every sample, playing the rest of the
+hand out with a fast policy (:func:`.simulate.rollout_action`), and keeping the candidate with
+the best mean result for the seat (game points, ties broken by the dealer final). The same
+samples are used for all candidates of a decision, so that they are compared on equal cards.
+
+- **play**: candidates are the ``basic`` AI's best few plays (``ranked_plays``) — at most
+  :data:`MAX_CANDIDATES`; a forced play is returned at once.
+- **bid**: the seat pretends to be dealer in sampled deals (the other hands and the kitty at
+  random), names each promising trump, buries with ``basic`` and plays out; the card points
+  it takes give, for every legal bid, the mean game points as dealer; it bids the cheapest
+  amount whose mean is positive, else passes.
+- **trump**: the suit whose sampled play-outs give the dealer the most points.
+- **bury**: a few candidate buries (``basic``'s, and ones that empty each short side suit),
+  each played out in sampled worlds; the best mean wins.
+
+Thinking time: ``think_ms`` (``AISettings.options["think_ms"]``, the arena's and the client's
+``--think-ms``; default :data:`DEFAULT_THINK_MS`) per decision, capped at 80% of the seat's
+budget ``budget_s`` so the runner never has to cut it off.
+"""
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections import Counter
+from typing import Any, Callable, Sequence
+
+from engine.cards import Card
+from engine.order import TRUMP_INDEX
+from engine.state import Bury, ChooseTrump, Play
+
+from ..base import PASS, AISettings
+from ..hookspecs import hookimpl
+from .basic import BasicAI, hand_strength, keep_value
+from .knowledge import RED_FIVE_ID
+from .simulate import (
+    dealer_game_points, dealer_points, game_for_dealer, play_out, sample_deal_as_dealer,
+    sample_world, utility,
+)
+
+VERSION = "1.0"
+
+DEFAULT_THINK_MS = 500
+"""Default thinking time per decision, in milliseconds."""
+
+MAX_CANDIDATES = 6
+"""Plays compared per decision (the basic AI's best ones)."""
+
+ROLLOUT_CALIBRATION = {2: (7.4, 0.65), 3: (5.4, 0.77)}
+"""Per deck count, ``(a, b)`` mapping the card points a dealer takes in the fast play-outs to
+those it takes in real play (``a + b * points``): the play-outs see every hand and flatter
+the dealer. Fitted on 200 (two decks) and 100 (three decks) deals with a random dealer."""
+
+MIN_SAMPLES = 2
+"""Samples taken even when the thinking time is already used up."""
+
+
+class ExpertAI:
+    """Monte-Carlo search over sampled hidden hands; see the module docstring.
+
+    ``settings.options["think_ms"]`` (int ms) sets the time per decision; ``settings.seed``
+    seeds the sampling, so a decision is reproducible when the number of samples is (that
+    number depends on the machine's speed: set ``options["samples"]`` to fix it, as tests do).
+    """
+
+    def __init__(self, settings: AISettings | None = None) -> None:
+        settings = settings or AISettings()
+        self.seat = settings.seat
+        self.rng = random.Random(settings.seed)
+        options = dict(settings.options or {})
+        think_ms = int(options.get("think_ms") or DEFAULT_THINK_MS)
+        self.think_s = max(0.001, min(think_ms / 1000.0, 0.8 * settings.budget_s))
+        samples = options.get("samples")
+        self.samples: int | None = int(samples) if samples else None
+        self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
+
+    # -- sampling loop ---------------------------------------------------------------------
+    def _loop(self, step: Callable[[int], None]) -> int:
+        """Call ``step(i)`` for i = 0, 1, ... until the think time (or the fixed sample count)
+        is used up; at least :data:`MIN_SAMPLES` times. Returns the number of steps."""
+        deadline = time.perf_counter() + self.think_s
+        i = 0
+        while True:
+            if self.samples is not None:
+                if i >= self.samples:
+                    break
+            elif i >= MIN_SAMPLES and time.perf_counter() >= deadline:
+                break
+            step(i)
+            i += 1
+        return i
+
+    # -- play (RULES.md §7–§9) ---------------------------------------------------------------
+    def choose_play(self, view: Any, options: Any) -> tuple[Card, ...]:
+        """The candidate with the best mean utility over sampled worlds."""
+        ranked = self.basic.ranked_plays(view, options)
+        cands = [p for _, p in ranked[:MAX_CANDIDATES]]
+        if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
+            return cands[0] if cands else tuple(options.sample(self.rng))
+        totals = [0.0] * len(cands)
+        me = view.seat
+
+        def step(_: int) -> None:
+            world = sample_world(view, self.rng)
+            for k, play in enumerate(cands):
+                g = world.clone()
+                g.apply(Play(me, play))
+                play_out(g, self.rng)
+                totals[k] += utility(g, me)
+
+        self._loop(step)
+        best = max(range(len(cands)), key=lambda k: (totals[k], -k))
+        return cands[best]
+
+    # -- bidding (RULES.md §2) ---------------------------------------------------------------
+    def _dealer_outcomes(self, view: Any, suits: Sequence[str]) -> dict[str, list[int]]:
+        """Card points the seat takes as dealer with each of ``suits`` in sampled deals."""
+        rs = view.ruleset
+        me = view.seat
+        hand = list(view.hand)
+        out: dict[str, list[int]] = {s: [] for s in suits}
+
+        def step(_: int) -> None:
+            hands, kitty = sample_deal_as_dealer(hand, rs, self.rng, me)
+            base = game_for_dealer(hands, kitty, rs, me, rs.bid_min)
+            for suit in suits:
+                g = base.clone()
+                g.apply(ChooseTrump(me, suit))
+                v = g.view(me)
+                g.apply(Bury(me, tuple(self.basic.choose_bury(v, v.bury_count))))
+                play_out(g, self.rng)
+                out[suit].append(dealer_points(g))
+
+        self._loop(step)
+        return out
+
+    def _promising_suits(self, hand: Sequence[int], k: int = 2) -> list[str]:
+        return sorted("SHCD", key=lambda s: -hand_strength(hand, s))[:k]
+
+    def choose_bid(self, view: Any, bids: Sequence[int]) -> int:
+        """The cheapest legal bid with a positive mean dealer result in sampled deals, else
+        ``PASS``."""
+        if not bids:
+            return PASS
+        outcomes = self._dealer_outcomes(view, self._promising_suits(view.hand))
+        best = max(outcomes.values(), key=lambda pts: statistics.fmean(pts))
+        cheapest = min(bids)  # a higher bid can only do worse
+        a, b = ROLLOUT_CALIBRATION.get(view.ruleset.decks, (0.0, 1.0))
+        mean_gp = statistics.fmean(
+            dealer_game_points(view.ruleset, round(a + b * p) - cheapest) for p in best)
+        return cheapest if mean_gp > 0 else PASS
+
+    # -- trump (RULES.md §3) -----------------------------------------------------------------
+    def choose_trump(self, view: Any, suits: Sequence[str]) -> str:
+        """The suit whose sampled play-outs give the dealer the most card points."""
+        cands = self._promising_suits(view.hand, 3)
+        cands = [s for s in cands if s in suits] or list(suits)
+        outcomes = self._dealer_outcomes(view, cands)
+        return max(cands, key=lambda s: (statistics.fmean(outcomes[s]), -cands.index(s)))
+
+    # -- bury (RULES.md §4) ------------------------------------------------------------------
+    def _bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
+        ctx = view.ctx
+        hand = list(view.hand)
+        counts = Counter(hand)
+        sx = ctx.SUITX
+        out = [tuple(sorted(self.basic.choose_bury(view, count)))]
+
+        def cost(c: int) -> float:
+            return keep_value(c, ctx, counts) + Card(c).points * 1.5 + (100 if c == RED_FIVE_ID else 0)
+
+        side: dict[int, list[Card]] = {}
+        for c in hand:
+            if sx[c] != TRUMP_INDEX:
+                side.setdefault(sx[c], []).append(c)
+        for suit_cards in side.values():  # empty one side suit, fill with the cheapest others
+            if len(suit_cards) > count:
+                continue
+            rest = sorted((Counter(hand) - Counter(suit_cards)).elements(), key=lambda c: (cost(c), c))
+            cand = tuple(sorted(suit_cards + rest[: count - len(suit_cards)]))
+            if cand not in out:
+                out.append(cand)
+        cheapest = tuple(sorted(sorted(hand, key=lambda c: (cost(c), c))[:count]))
+        if cheapest not in out:
+            out.append(cheapest)
+        return out[:5]
+
+    def choose_bury(self, view: Any, count: int) -> list[Card]:
+        """The candidate bury with the best mean result in sampled play-outs."""
+        cands = self._bury_candidates(view, count)
+        if len(cands) == 1:
+            return list(cands[0])
+        rs = view.ruleset
+        me = view.seat
+        totals = [0.0] * len(cands)
+        # the hand before the kitty was taken is the hand minus the kitty
+        dealt = list((Counter(view.hand) - Counter(view.kitty or ())).elements())
+
+        def step(_: int) -> None:
+            hands, kitty = sample_deal_as_dealer(dealt, rs, self.rng, me, view.kitty)
+            base = game_for_dealer(hands, kitty, rs, me, view.bid)
+            base.apply(ChooseTrump(me, view.trump))
+            for k, cand in enumerate(cands):
+                g = base.clone()
+                g.apply(Bury(me, cand))
+                play_out(g, self.rng)
+                totals[k] += utility(g, me)
+
+        self._loop(step)
+        best = max(range(len(cands)), key=lambda k: (totals[k], -k))
+        return list(cands[best])
+
+
+@hookimpl
+def register_ais(register) -> None:
+    """Register ``expert``."""
+    register("expert", ExpertAI, VERSION)

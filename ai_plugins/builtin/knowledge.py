@@ -1,0 +1,138 @@
+"""Card counting for the built-in AIs: unseen cards, known voids, sides, win chances.
+
+Everything here is derived from a :class:`engine.state.PlayerView` (what the seat may know) and
+the engine's card order (:class:`engine.order.TrumpContext`: ``SUITX`` effective suit index,
+4 = trump; ``VAL`` strength inside it). No rule is re-derived: legality and trick winners
+always come from :mod:`engine.tricks`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from engine.cards import RED_FIVE
+from engine.order import TRUMP_INDEX, TrumpContext
+
+RED_FIVE_ID = int(RED_FIVE)
+
+
+def same_side(a: int, b: int, dealer: int | None) -> bool:
+    """True when seats ``a`` and ``b`` play for the same side (the dealer is alone against the
+    three defenders, RULES.md §2)."""
+    if dealer is None:
+        return a == b
+    return (a == dealer) == (b == dealer)
+
+
+@dataclass
+class Knowledge:
+    """What one seat knows about the hidden cards during play.
+
+    Attributes:
+        ctx: the trump order.
+        seat, dealer: seats 0..3.
+        unseen: ``list[int]`` of 54 counts: copies of each card id not in the own hand, not
+            played, and (for the dealer) not buried; i.e. in other hands or (for defenders)
+            possibly in the kitty.
+        unseen_total: ``sum(unseen)``.
+        hand_sizes: cards each seat still holds (4 ints).
+        voids: ``list[set[int]]`` per seat, effective-suit indexes (0..3 side, 4 trump) in
+            which that seat has shown it is void (it did not follow a lead of that suit fully).
+    """
+
+    ctx: TrumpContext
+    seat: int
+    dealer: int
+    unseen: list[int]
+    unseen_total: int
+    hand_sizes: tuple[int, ...]
+    voids: list[set[int]]
+
+    @classmethod
+    def from_view(cls, view: Any) -> "Knowledge":
+        """Build from a play-phase ``PlayerView`` (``view.ctx`` must be set)."""
+        ctx = view.ctx
+        decks = view.ruleset.decks
+        unseen = [decks] * 54
+        for c in view.hand:
+            unseen[c] -= 1
+        voids: list[set[int]] = [set() for _ in range(len(view.hand_sizes))]
+        sx = ctx.SUITX
+        tricks = [t.plays for t in view.tricks]
+        if view.current_trick:
+            tricks.append(view.current_trick)
+        for plays in tricks:
+            lead = plays[0][1]
+            lsx, n = sx[lead[0]], len(lead)
+            for s, cards in plays:
+                for c in cards:
+                    unseen[c] -= 1
+                if sum(1 for c in cards if sx[c] == lsx) < n:
+                    voids[s].add(lsx)
+        if view.buried:
+            for c in view.buried:
+                unseen[c] -= 1
+        unseen = [max(0, k) for k in unseen]
+        return cls(ctx, view.seat, view.dealer, unseen, sum(unseen), tuple(view.hand_sizes), voids)
+
+    # ------------------------------------------------------------------ probabilities
+    def share(self, seat: int) -> float:
+        """Fraction of the unseen cards that ``seat`` holds (0..1)."""
+        if self.unseen_total <= 0:
+            return 0.0
+        return min(1.0, self.hand_sizes[seat] / self.unseen_total)
+
+    def suit_unseen(self, suitx: int) -> int:
+        """Unseen cards of effective suit ``suitx``."""
+        sx = self.ctx.SUITX
+        return sum(k for c, k in enumerate(self.unseen) if k and sx[c] == suitx)
+
+    def p_void(self, seat: int, suitx: int) -> float:
+        """Chance that ``seat`` holds no card of effective suit ``suitx``."""
+        if suitx in self.voids[seat]:
+            return 1.0
+        if self.hand_sizes[seat] == 0:
+            return 1.0
+        return (1.0 - self.share(seat)) ** self.suit_unseen(suitx)
+
+    def p_higher(self, seat: int, suitx: int, value: int, group: int = 1, length: int = 1) -> float:
+        """Chance that ``seat`` holds a unit of ``group`` identical cards (``length`` groups for a
+        tractor) of effective suit ``suitx`` stronger than ``value`` (a ``VAL``)."""
+        if suitx in self.voids[seat] or self.hand_sizes[seat] < group * length:
+            return 0.0
+        f = self.share(seat)
+        sx, val = self.ctx.SUITX, self.ctx.VAL
+        miss = 1.0
+        for c, k in enumerate(self.unseen):
+            if k >= group and sx[c] == suitx and val[c] > value:
+                if group == 1:
+                    miss *= (1.0 - f) ** k
+                else:
+                    miss *= 1.0 - f ** group
+        p = 1.0 - miss
+        if length > 1:
+            p *= 0.35 ** (length - 1)
+        return p
+
+    def p_beats(self, seat: int, lead_suitx: int, play_suitx: int, value: int,
+                group: int = 1, length: int = 1) -> float:
+        """Chance that ``seat``, playing later in this trick, beats a winning play of effective
+        suit ``play_suitx`` and strength ``value``, the lead being of ``lead_suitx``."""
+        if self.hand_sizes[seat] == 0:
+            return 0.0
+        if lead_suitx == TRUMP_INDEX:
+            return self.p_higher(seat, TRUMP_INDEX, value, group, length)
+        pv = self.p_void(seat, lead_suitx)
+        if play_suitx == TRUMP_INDEX:  # already ruffed: an over-ruff needs a void too
+            return pv * self.p_higher(seat, TRUMP_INDEX, value, group, length)
+        in_suit = (1.0 - pv) * self.p_higher(seat, lead_suitx, value, group, length)
+        ruff = pv * self.p_higher(seat, TRUMP_INDEX, 0, group, length)
+        return 1.0 - (1.0 - in_suit) * (1.0 - ruff)
+
+    def p_any_beats(self, seats: Sequence[int], lead_suitx: int, play_suitx: int, value: int,
+                    group: int = 1, length: int = 1) -> float:
+        """Chance that at least one of ``seats`` beats the play (see :meth:`p_beats`)."""
+        miss = 1.0
+        for s in seats:
+            miss *= 1.0 - self.p_beats(s, lead_suitx, play_suitx, value, group, length)
+        return 1.0 - miss

@@ -1,0 +1,252 @@
+"""Simulation helpers for the ``expert`` AI: sampled deals (determinization) and fast rollouts.
+
+A *world* is an :class:`engine.state.Game` rebuilt from a seat's view with the hidden cards
+dealt at random, consistent with what the seat knows: the hand sizes, the cards already
+played, the buried cards (dealer) and the voids others have shown. The rest of the hand is
+then played out by :func:`rollout_action`, a cheap policy with full sight of the world's hands
+(the usual "perfect-information Monte-Carlo" simplification). Every action goes through
+``Game.apply``, so the rules and the settlement are the engine's (RULES.md §7–§10).
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from typing import Any, Sequence
+
+from engine.cards import Card, make_deck
+from engine.order import TRUMP_INDEX, TrumpContext
+from engine.scoring import band_multiplier
+from engine.state import Bid, Bury, ChooseTrump, Game, Phase, Play
+from engine.tricks import PlayOptions, trick_winner
+
+from .knowledge import RED_FIVE_ID, Knowledge, same_side
+
+MAX_FOLLOW_CANDIDATES = 24
+"""Legal follows the rollout policy looks at (the generator is lazy)."""
+
+
+def _value(c: int, ctx: TrumpContext) -> int:
+    """Strength spent by playing ``c``: trumps above every side card."""
+    return ctx.VAL[c] + (30 if ctx.SUITX[c] == TRUMP_INDEX else 0)
+
+
+def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
+                 forbidden: dict[Any, set[int]], ctx: TrumpContext | None) -> dict[Any, list[int]] | None:
+    """Deal ``cards`` into the holders of ``capacity`` (exact counts), never giving a holder a
+    card of an effective suit in ``forbidden[holder]``; None if that failed."""
+    rng.shuffle(cards)
+    if ctx is not None:  # the most constrained cards first
+        cards.sort(key=lambda c: -sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())))
+    left = dict(capacity)
+    out: dict[Any, list[int]] = {h: [] for h in capacity}
+    for c in cards:
+        holders = [h for h, k in left.items() if k > 0 and
+                   (ctx is None or ctx.SUITX[c] not in forbidden.get(h, ()))]
+        if not holders:
+            return None
+        weights = [left[h] for h in holders]
+        h = rng.choices(holders, weights)[0]
+        out[h].append(c)
+        left[h] -= 1
+    return out
+
+
+def sample_world(view: Any, rng: random.Random, tries: int = 20) -> Game:
+    """A :class:`Game` in the play phase equal to ``view``'s position, hidden cards sampled.
+
+    Other seats get exactly ``view.hand_sizes`` cards each; for a defender the buried cards are
+    sampled too (they are hidden until the end). Known voids are respected when possible
+    (after ``tries`` failures they are ignored). Raises ValueError outside the play phase.
+    """
+    if view.phase is not Phase.PLAY:
+        raise ValueError("sample_world needs a play-phase view")
+    know = Knowledge.from_view(view)
+    hidden = [c for c, k in enumerate(know.unseen) for _ in range(k)]
+    me = view.seat
+    capacity: dict[Any, int] = {s: view.hand_sizes[s] for s in range(len(view.hand_sizes)) if s != me}
+    if view.buried is None:
+        capacity["kitty"] = view.ruleset.kitty_size
+    forbidden = {s: know.voids[s] for s in capacity if s != "kitty"}
+    dealt = None
+    for _ in range(tries):
+        dealt = _deal_hidden(rng, list(hidden), capacity, forbidden, view.ctx)
+        if dealt is not None:
+            break
+    if dealt is None:
+        dealt = _deal_hidden(rng, list(hidden), capacity, {}, None)
+    assert dealt is not None
+    hands = [list(view.hand) if s == me else [Card(c) for c in dealt[s]]
+             for s in range(len(view.hand_sizes))]
+    buried = tuple(view.buried) if view.buried is not None else tuple(Card(c) for c in dealt["kitty"])
+    return _game_at(view, hands, buried)
+
+
+def _game_at(view: Any, hands: list[list[Card]], buried: tuple[Card, ...]) -> Game:
+    """Rebuild a play-phase :class:`Game` from ``view`` with the given hands and buried cards.
+
+    Adapter: the engine has no public "game from a position" constructor yet, so the Game
+    dataclass is filled by field name.
+    """
+    return Game(
+        ruleset=view.ruleset, seed=None, hand_no=view.hand_no, first_bidder=view.first_bidder,
+        hands=[sorted(h) for h in hands], kitty=buried, phase=Phase.PLAY, auction=None,
+        dealer=view.dealer, bid=view.bid, trump=view.trump, buried=buried,
+        trick_no=view.trick_no, leader=view.trick_leader, current=list(view.current_trick),
+        tricks=list(view.tricks), points_won=list(view.points_won),
+        red_fives=list(view.red_fives), failed_throws=list(view.failed_throws),
+        settlement=None, events=[],
+    )
+
+
+def sample_deal_as_dealer(hand: Sequence[int], ruleset: Any, rng: random.Random, seat: int,
+                          kitty: Sequence[int] | None = None) -> tuple[list[list[Card]], list[Card]]:
+    """Deal the cards the seat cannot see at random: ``hand`` is its dealt hand, ``kitty`` the
+    kitty if it is known (the dealer after taking it), else the kitty is dealt at random too.
+    Returns (hands for all seats, the seat's being ``hand``; kitty)."""
+    rest = Counter(make_deck(ruleset.decks))
+    rest.subtract(Counter(hand))
+    if kitty is not None:
+        rest.subtract(Counter(kitty))
+    pool = sorted(rest.elements())
+    rng.shuffle(pool)
+    k = ruleset.hand_size
+    hands: list[list[Card]] = []
+    pos = 0
+    for s in range(ruleset.players):
+        if s == seat:
+            hands.append(list(hand))
+        else:
+            hands.append(pool[pos:pos + k])
+            pos += k
+    return hands, (list(kitty) if kitty is not None else pool[pos:])
+
+
+def game_for_dealer(hands: list[list[Card]], kitty: Sequence[Card], ruleset: Any, dealer: int,
+                    bid: int) -> Game:
+    """A game whose auction is over: ``dealer`` won it at ``bid``; the trump is next.
+
+    Adapter: the auction is played as "minimum bid, three passes" and the contract is then set
+    to ``bid`` on the Game (the engine has no constructor for a finished auction).
+    """
+    game = Game.from_deal(hands, kitty, ruleset, first_bidder=dealer)
+    game.apply(Bid(dealer, ruleset.bid_min))
+    for i in range(1, ruleset.players):
+        game.apply(Bid((dealer + i) % ruleset.players, None))
+    game.bid = bid
+    return game
+
+
+def rollout_action(game: Game, rng: random.Random) -> Any:
+    """A quick action for ``game.to_act`` with sight of every hand (play phase only).
+
+    Leading: the unit that nobody on the other side can beat, most cards and points first;
+    otherwise the weakest single of the longest side suit. Following: win the trick with the
+    cheapest winning play if it holds points (or the partner is not winning), feed points to a
+    partner who is winning as the last player, else play the weakest legal cards.
+    """
+    seat = game.to_act
+    ctx = game.ctx
+    hand = game.hands[seat]
+    dealer = game.dealer
+    n_seats = game.ruleset.players
+    sx = ctx.SUITX
+    if not game.current:
+        opts = PlayOptions(hand, None, ctx)
+        others = [s for s in range(n_seats) if not same_side(s, seat, dealer)]
+        best, best_key = None, None
+        for unit in opts.units():
+            u_sx = sx[unit[0]]
+            top = max(ctx.VAL[c] for c in unit)
+            safe = True
+            for s in others:
+                oh = game.hands[s]
+                has_suit = any(sx[c] == u_sx for c in oh)
+                if has_suit:
+                    if len(unit) == 1 and any(sx[c] == u_sx and ctx.VAL[c] > top for c in oh):
+                        safe = False
+                        break
+                    if len(unit) > 1:
+                        cnt: dict[int, int] = {}
+                        for c in oh:
+                            if sx[c] == u_sx and ctx.VAL[c] > top:
+                                cnt[c] = cnt.get(c, 0) + 1
+                        if any(k >= 2 for k in cnt.values()):
+                            safe = False
+                            break
+                elif u_sx != TRUMP_INDEX and any(sx[c] == TRUMP_INDEX for c in oh):
+                    safe = False
+                    break
+            if not safe:
+                continue
+            if any(c == RED_FIVE_ID for c in unit) and len(hand) > 3:
+                continue
+            key = (len(unit), sum(Card(c).points for c in unit), -sum(_value(c, ctx) for c in unit))
+            if best_key is None or key > best_key:
+                best, best_key = unit, key
+        if best is None:
+            counts: dict[int, int] = {}
+            for c in hand:
+                counts[sx[c]] = counts.get(sx[c], 0) + 1
+            best = min(((c,) for c in hand), key=lambda p: (
+                sx[p[0]] == TRUMP_INDEX, -counts[sx[p[0]]], Card(p[0]).points, _value(p[0], ctx),
+                p[0] == RED_FIVE_ID))
+        return Play(seat, tuple(best))
+    plays = [p for _, p in game.current]
+    seats = [s for s, _ in game.current]
+    opts = PlayOptions(hand, plays[0], ctx)
+    cands = list(itertools.islice(opts, MAX_FOLLOW_CANDIDATES))
+    cur = trick_winner(plays, ctx)
+    partner_wins = same_side(seats[cur], seat, dealer)
+    last = len(plays) == n_seats - 1
+    table = sum(Card(c).points for p in plays for c in p)
+
+    def cost(p: Sequence[int]) -> tuple:
+        return (sum(Card(c).points for c in p), sum(_value(c, ctx) for c in p))
+
+    if partner_wins:
+        if last:
+            choice = max(cands, key=lambda p: (sum(Card(c).points for c in p) - sum(
+                _value(c, ctx) for c in p) * 0.2, -sum(1 for c in p if c == RED_FIVE_ID)))
+        else:
+            choice = min(cands, key=cost)
+        return Play(seat, tuple(choice))
+    winners = [p for p in cands if trick_winner(plays + [p], ctx) == len(plays)]
+    if winners and (table > 0 or last or not any(same_side(s, seat, dealer) for s in seats)):
+        choice = min(winners, key=lambda p: sum(_value(c, ctx) for c in p))
+        return Play(seat, tuple(choice))
+    safe = [p for p in cands if RED_FIVE_ID not in p] or cands
+    return Play(seat, tuple(min(safe, key=cost)))
+
+
+def play_out(game: Game, rng: random.Random, max_actions: int = 500) -> None:
+    """Finish ``game`` (play phase) with :func:`rollout_action` for every seat."""
+    for _ in range(max_actions):
+        if game.phase is not Phase.PLAY:
+            return
+        game.apply(rollout_action(game, rng))
+    raise RuntimeError("rollout did not finish")  # pragma: no cover
+
+
+def utility(game: Game, seat: int) -> float:
+    """How good a settled ``game`` is for ``seat``: its game points, plus a small share of the
+    dealer final (a tenth, signed for its side): the game-point bands alone are too coarse to
+    compare plays over a few dozen samples (RULES.md §10)."""
+    st = game.settlement
+    side = 1 if seat == st.dealer else -1
+    return st.game_points[seat] + 0.1 * side * st.dealer_final
+
+
+def dealer_points(game: Game) -> int:
+    """The dealer's card points of a settled game before the bid is taken off (RULES.md §10)."""
+    st = game.settlement
+    return st.dealer_final + st.bid
+
+
+def dealer_game_points(ruleset: Any, final: int) -> int:
+    """The dealer's game points for a dealer final (red-five transfers aside; RULES.md §10)."""
+    return -(ruleset.players - 1) * band_multiplier(ruleset, final) * ruleset.options.base_score
+
+
+__all__ = ["sample_world", "sample_deal_as_dealer", "game_for_dealer", "rollout_action",
+           "play_out", "utility", "dealer_points", "dealer_game_points", "ChooseTrump", "Bury"]

@@ -1,0 +1,375 @@
+"""Discovering AI plugins: built-ins, entry points, drop-in files and ``module:object``.
+
+:class:`AIManager` owns one pluggy ``PluginManager`` (project ``"hongwu"``) and fills it from
+four sources, in this order:
+
+1. the built-in plugins (:data:`BUILTIN_PLUGINS`: ``random``, ``basic``, ``expert``), registered
+   through the very same :func:`~ai_plugins.hookspecs.register_ais` hook as everyone else;
+2. installed distributions exposing the entry-point group :data:`ENTRY_POINT_GROUP`
+   (``hongwu.ai``); an entry point may name a plugin (a module or object implementing
+   ``register_ais``) or directly an AI factory, which is then registered under the entry
+   point's name;
+3. drop-in ``*.py`` files (not starting with ``_`` or ``.``) in the user plugin folder
+   (:func:`user_plugin_dir`) and in every folder given with ``--plugin-dir``, imported from
+   their path without installing anything;
+4. ``--ai module:object`` specs: ``object`` is a plugin or an AI factory (then the AI's name is
+   the spec itself).
+
+A plugin that fails to import or raises while registering is logged and listed in
+:attr:`AIManager.problems`; discovery goes on. Two registrations of one name are a *clash*:
+logged as a warning naming both sources, shown by ``hongwu ai list``, and any attempt to use
+that name raises :class:`~ai_plugins.base.AIClashError`. Clashes are never resolved silently.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import logging
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, Iterable, Sequence
+
+import pluggy
+
+from . import hookspecs
+from .base import AIClashError, AIError, AIInfo, AISettings, NAME_RE, UnknownAIError
+
+log = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "hongwu.ai"
+"""Entry-point group scanned for installed AI plugins."""
+
+BUILTIN_PLUGINS: tuple[str, ...] = (
+    "ai_plugins.builtin.random_ai",
+    "ai_plugins.builtin.basic",
+    "ai_plugins.builtin.expert",
+)
+"""Modules of the built-in AIs, registered as plugins like any other (cf. llm's default plugins)."""
+
+
+def user_plugin_dir() -> Path:
+    """The per-user drop-in folder: ``ai_plugins`` inside ``platformdirs.user_data_dir("hongwu")``.
+
+    The folder may not exist; nothing is created. Returns a :class:`pathlib.Path`.
+    """
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("hongwu")) / "ai_plugins"
+
+
+def is_plugin(obj: Any) -> bool:
+    """True when ``obj`` (module, class or instance) implements the ``register_ais`` hook."""
+    impl = getattr(obj, "register_ais", None)
+    return impl is not None and getattr(impl, hookspecs.PROJECT + "_impl", None) is not None
+
+
+def _dist_version(default: str = "dev") -> str:
+    try:
+        return importlib.metadata.version("hongwu")
+    except importlib.metadata.PackageNotFoundError:
+        return default
+
+
+class AIManager:
+    """Finds AI plugins and creates AI objects by name.
+
+    Arguments:
+        plugin_dirs: extra drop-in folders (``--plugin-dir``), searched after the user folder.
+        ai_specs: ``"module:object"`` strings (``--ai module:object``) to load at start.
+        user_dir: ``True`` (default) for :func:`user_plugin_dir`, a path for another folder, or
+            ``False``/``None`` to skip the user folder (tests do).
+        entry_points: scan the ``hongwu.ai`` entry-point group (default True).
+        builtins: register the built-in AIs (default True).
+
+    Attributes:
+        pm: the ``pluggy.PluginManager`` holding every plugin.
+        problems: ``list[str]``, one message per plugin that could not be loaded or registered.
+
+    Construction never raises for a broken plugin; see :attr:`problems` and the log.
+    """
+
+    def __init__(
+        self,
+        plugin_dirs: Iterable[str | Path] = (),
+        ai_specs: Iterable[str] = (),
+        *,
+        user_dir: bool | str | Path | None = True,
+        entry_points: bool = True,
+        builtins: bool = True,
+    ) -> None:
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT)
+        self.pm.add_hookspecs(hookspecs)
+        self.problems: list[str] = []
+        self._infos: list[AIInfo] = []
+        self._by_name: dict[str, list[AIInfo]] = {}
+        self._spec_cache: dict[str, AIInfo] = {}
+        self._plugin_ais: dict[int, list[AIInfo]] = {}
+        self.plugin_dirs: tuple[Path, ...] = tuple(Path(d) for d in plugin_dirs)
+        if user_dir is True:
+            self.user_dir: Path | None = user_plugin_dir()
+        elif user_dir:
+            self.user_dir = Path(user_dir)
+        else:
+            self.user_dir = None
+        if builtins:
+            self._load_builtins()
+        if entry_points:
+            self._load_entry_points()
+        if self.user_dir is not None:
+            self.load_dir(self.user_dir, required=False)
+        for d in self.plugin_dirs:
+            self.load_dir(d, required=True)
+        for spec in ai_specs:
+            try:
+                self.load_spec(spec)
+            except AIError as exc:
+                self._problem(str(exc))
+
+    # ------------------------------------------------------------------ queries
+    def infos(self) -> list[AIInfo]:
+        """Every registration, in discovery order (clashing names appear once per source)."""
+        return list(self._infos)
+
+    def names(self) -> list[str]:
+        """Sorted distinct AI names (clashing ones included)."""
+        return sorted(self._by_name)
+
+    def clashes(self) -> dict[str, list[AIInfo]]:
+        """``{name: [AIInfo, ...]}`` for every name registered by more than one source."""
+        return {n: list(v) for n, v in self._by_name.items() if len(v) > 1}
+
+    def get(self, name: str) -> AIInfo:
+        """The AI registered as ``name``.
+
+        Raises :class:`UnknownAIError` (lists the known names) or :class:`AIClashError`
+        (lists every source of the name).
+        """
+        found = self._by_name.get(name)
+        if not found:
+            raise UnknownAIError(
+                f"no AI named {name!r}; known: {', '.join(self.names()) or 'none'} "
+                f"(see 'hongwu ai list')"
+            )
+        if len(found) > 1:
+            raise AIClashError(name, found)
+        return found[0]
+
+    def resolve(self, name_or_spec: str) -> AIInfo:
+        """``get(name)`` for a plain name, :meth:`load_spec` for ``module:object``.
+
+        Raises :class:`~ai_plugins.base.AIError` subclasses as those two do.
+        """
+        if ":" in name_or_spec:
+            return self.load_spec(name_or_spec)
+        return self.get(name_or_spec)
+
+    def create(self, name_or_spec: str, settings: AISettings) -> Any:
+        """Call the factory of ``name_or_spec`` with ``settings`` and return the AI object.
+
+        Whatever the factory raises propagates (the runner catches it, see
+        :func:`ai_plugins.runner.make_player`); lookup errors are as for :meth:`resolve`.
+        """
+        return self.resolve(name_or_spec).factory(settings)
+
+    # ------------------------------------------------------------------ loading
+    def _problem(self, message: str) -> None:
+        log.error("AI plugin problem: %s", message)
+        self.problems.append(message)
+
+    def _load_builtins(self) -> None:
+        for modname in BUILTIN_PLUGINS:
+            try:
+                module = importlib.import_module(modname)
+            except Exception as exc:  # a broken built-in must not hide the others
+                self._problem(f"built-in {modname} failed to import: {exc!r}")
+                continue
+            self.add_plugin(module, f"builtin:{modname}", "built-in", "built-in", _dist_version())
+
+    def _load_entry_points(self) -> None:
+        try:
+            eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        except Exception as exc:  # pragma: no cover - broken metadata on sys.path
+            self._problem(f"cannot read entry points {ENTRY_POINT_GROUP!r}: {exc!r}")
+            return
+        seen: set[tuple[str, str]] = set()
+        for ep in sorted(eps, key=lambda e: (e.name, e.value)):
+            dist = getattr(ep, "dist", None)
+            dist_name = dist.metadata["Name"] if dist is not None else "?"
+            dist_version = dist.version if dist is not None else "unknown"
+            key = (str(dist_name), ep.name)
+            if key in seen:  # one distribution found twice on sys.path
+                continue
+            seen.add(key)
+            origin = f"entry point {dist_name} {dist_version} ({ep.name} = {ep.value})"
+            try:
+                obj = ep.load()
+            except Exception as exc:
+                self._problem(f"{origin} failed to load: {exc!r}")
+                continue
+            if is_plugin(obj):
+                self.add_plugin(obj, f"entrypoint:{dist_name}:{ep.name}", "entry point",
+                                origin, dist_version)
+            elif callable(obj):
+                self._add_info(AIInfo(ep.name, obj, dist_version, "entry point", origin))
+            else:
+                self._problem(f"{origin} is neither a plugin (no register_ais hook) "
+                              f"nor an AI factory")
+
+    def load_dir(self, folder: str | Path, *, required: bool = True) -> list[AIInfo]:
+        """Import every drop-in ``*.py`` file of ``folder`` and register its AIs.
+
+        Files whose name starts with ``_`` or ``.`` are skipped. A missing folder is a problem
+        when ``required`` (``--plugin-dir``), silently skipped otherwise (the user folder).
+        Returns the AIs registered from this folder.
+        """
+        folder = Path(folder)
+        if not folder.is_dir():
+            if required:
+                self._problem(f"plugin folder {folder} does not exist")
+            return []
+        found: list[AIInfo] = []
+        for path in sorted(folder.glob("*.py")):
+            if path.name.startswith(("_", ".")):
+                continue
+            found.extend(self.load_file(path))
+        return found
+
+    def load_file(self, path: str | Path) -> list[AIInfo]:
+        """Import one drop-in file (without installing it) and register its AIs.
+
+        The module gets a private unique name, so two folders may each hold ``bot.py``.
+        Import errors are logged and recorded in :attr:`problems`; returns the AIs found.
+        """
+        path = Path(path).resolve()
+        digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+        modname = f"_hongwu_dropin_{digest}_{path.stem.replace('-', '_')}"
+        plugin_name = f"file:{path}"
+        known = self.pm.get_plugin(plugin_name)
+        if known is not None:
+            return list(self._plugin_ais.get(id(known), []))
+        try:
+            spec = importlib.util.spec_from_file_location(modname, path)
+            if spec is None or spec.loader is None:
+                raise ImportError(f"cannot import {path}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[modname] = module
+            spec.loader.exec_module(module)
+        except BaseException as exc:  # SyntaxError, SystemExit from a careless script, ...
+            sys.modules.pop(modname, None)
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            self._problem(f"{path} failed to import: {exc!r}")
+            return []
+        if not is_plugin(module):
+            self._problem(f"{path} has no @hookimpl register_ais(register) function")
+            return []
+        return self.add_plugin(module, plugin_name, "file", str(path),
+                               str(getattr(module, "__version__", "unknown")))
+
+    def load_spec(self, spec: str) -> AIInfo:
+        """Load ``module:object`` and return the AI it names.
+
+        ``object`` (a dotted attribute path; empty means the module) may be a plugin that
+        registers exactly one AI, or an AI factory, registered under the name ``spec``.
+        Raises :class:`UnknownAIError` when the import or the attribute fails, and
+        :class:`~ai_plugins.base.AIError` when the plugin registers no AI or several.
+        """
+        if spec in self._spec_cache:
+            return self._spec_cache[spec]
+        module_name, _, attr = spec.partition(":")
+        try:
+            obj: Any = importlib.import_module(module_name)
+            module_version = str(getattr(obj, "__version__", "unknown"))
+            for part in filter(None, attr.split(".")):
+                obj = getattr(obj, part)
+        except Exception as exc:
+            raise UnknownAIError(f"cannot load --ai {spec!r}: {exc!r}") from exc
+        origin = f"module {spec}"
+        if is_plugin(obj):
+            if self.pm.is_registered(obj):  # e.g. a built-in or entry-point module again
+                ais = list(self._plugin_ais.get(id(obj), []))
+            else:
+                ais = self.add_plugin(obj, f"module:{spec}", "module", origin, module_version)
+            if len(ais) != 1:
+                raise AIError(
+                    f"--ai {spec!r} registers {len(ais)} AIs "
+                    f"({', '.join(i.name for i in ais) or 'none'}); name exactly one AI"
+                )
+            info = ais[0]
+        elif callable(obj):
+            info = AIInfo(spec, obj, module_version, "module", origin)
+            self._add_info(info)
+        else:
+            raise AIError(f"--ai {spec!r} is neither a plugin nor an AI factory")
+        self._spec_cache[spec] = info
+        return info
+
+    def add_plugin(self, plugin: Any, plugin_name: str, kind: str, origin: str,
+                   default_version: str = "unknown") -> list[AIInfo]:
+        """Register ``plugin`` with pluggy and call its ``register_ais`` hook.
+
+        ``kind``/``origin`` label the AIs it registers (see :class:`AIInfo`); AIs registered
+        without a version get ``default_version``. If the hook raises, none of its AIs are kept
+        and a problem is recorded. Returns the AIs registered.
+        """
+        where = origin if kind != "built-in" else f"built-in plugin {plugin_name}"
+        try:
+            self.pm.register(plugin, name=plugin_name)
+        except Exception as exc:
+            self._problem(f"{where}: cannot register plugin: {exc!r}")
+            return []
+        others = [p for p in self.pm.get_plugins() if p is not plugin]
+        caller = self.pm.subset_hook_caller("register_ais", remove_plugins=others)
+        collected: list[AIInfo] = []
+
+        def register(name: str, factory: Callable[[AISettings], Any],
+                     version: str | None = None) -> None:
+            if not isinstance(name, str) or not NAME_RE.match(name):
+                raise ValueError(f"invalid AI name {name!r} (letters, digits, _ . - only)")
+            if not callable(factory):
+                raise TypeError(f"factory for AI {name!r} is not callable: {factory!r}")
+            collected.append(AIInfo(name, factory, str(version or default_version), kind, origin))
+
+        try:
+            caller(register=register)
+        except Exception as exc:
+            self._problem(f"{where}: register_ais raised {exc!r}")
+            return []
+        if not collected:
+            self._problem(f"{where}: registers no AI")
+        for info in collected:
+            self._add_info(info)
+        self._plugin_ais[id(plugin)] = collected
+        return collected
+
+    def _add_info(self, info: AIInfo) -> None:
+        existing = self._by_name.setdefault(info.name, [])
+        if existing:
+            log.warning(
+                "AI name clash: %r is registered by %s and by %s; neither is used until "
+                "one is removed or renamed",
+                info.name, "; ".join(e.origin for e in existing), info.origin,
+            )
+        existing.append(info)
+        self._infos.append(info)
+
+
+def add_discovery_options(parser: Any) -> None:
+    """Add ``--plugin-dir DIR`` (repeatable) and ``--no-user-plugins`` to an argparse parser."""
+    parser.add_argument("--plugin-dir", action="append", default=[], metavar="DIR",
+                        help="also load drop-in AI plugin files (*.py) from DIR (repeatable)")
+    parser.add_argument("--no-user-plugins", action="store_true",
+                        help=f"do not load drop-in plugins from the user folder "
+                             f"({user_plugin_dir()})")
+
+
+def manager_from_args(ns: Any, ai_specs: Sequence[str] = ()) -> AIManager:
+    """Build an :class:`AIManager` from options added by :func:`add_discovery_options`."""
+    return AIManager(
+        plugin_dirs=getattr(ns, "plugin_dir", None) or (),
+        ai_specs=ai_specs,
+        user_dir=not getattr(ns, "no_user_plugins", False),
+    )

@@ -1,0 +1,445 @@
+"""Putting frames on the screen: software surfaces with dirty rectangles, or GPU textures.
+
+A scene that knows about layers hands the backend a :class:`Frame`: its *static layer* (a
+full-window ``pygame.Surface`` redrawn only where something changed), the regions of it that
+changed since the previous frame (``damage``), and the *sprites* moving over it (cards in
+flight, call-outs) as ``(image, (x, y), alpha)`` tuples.  Any other scene simply draws on
+:attr:`Backend.surface` and returns the rectangles it changed (the classic pygame way).
+
+Two backends:
+
+- :class:`SoftwareBackend` draws into the display surface (``pygame.display.set_mode``).
+  Only damaged regions and the rectangles under old and new sprites are copied and passed to
+  ``pygame.display.update``; a frame with nothing new does not touch the screen at all.  No
+  full-window alpha blending ever happens per frame.
+- :class:`TextureBackend` uses ``pygame._sdl2.video`` (``Window``/``Renderer``/``Texture``):
+  the static layer lives in one texture (only damaged parts are uploaded), every sprite image
+  becomes a cached texture, and the GPU composes them.  This is the fast path on a Raspberry
+  Pi, where software alpha blending is slow.  Nothing is presented while nothing changes.
+
+:func:`create_backend` picks one for ``--renderer auto|gpu|software``: ``auto`` tries an
+accelerated renderer and falls back to software surfaces; ``gpu`` asks for the texture path
+and still falls back (with a warning) when no renderer can be created; ``software`` never
+touches ``_sdl2``.  No backend raises because a driver is missing.
+"""
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import pygame
+
+log = logging.getLogger(__name__)
+
+RENDERERS = ("auto", "gpu", "software")
+MIN_SIZE = (800, 480)
+
+
+@dataclass
+class Frame:
+    """What a layered scene shows this frame.
+
+    ``background``: the static layer, a ``pygame.Surface`` the size of the window (the scene
+    owns it; backends only read it). ``damage``: list of ``pygame.Rect`` of ``background``
+    changed since the last frame handed to the same backend, or None for "all of it".
+    ``sprites``: ``(image, (x, y), alpha)`` tuples drawn over it in order, ``alpha`` 0..255 or
+    None (opaque as the image is); images must not be changed after being handed out.
+    ``source``: an identity for the scene (a change of source forces a full redraw).
+    """
+
+    background: pygame.Surface
+    damage: list[pygame.Rect] | None
+    sprites: list[tuple] = field(default_factory=list)
+    source: Any = None
+
+
+def _sprite_key(sprites: Sequence[tuple]) -> list[tuple]:
+    return [(id(img), pos[0], pos[1], a) for img, pos, a in sprites]
+
+
+def _merge(rects: list[pygame.Rect], bounds: pygame.Rect) -> list[pygame.Rect]:
+    """Clip ``rects`` to ``bounds`` and merge overlapping ones (fewer, larger updates)."""
+    out: list[pygame.Rect] = []
+    for r in rects:
+        r = pygame.Rect(r).clip(bounds)
+        if r.w <= 0 or r.h <= 0:
+            continue
+        merged = True
+        while merged:
+            merged = False
+            for i, o in enumerate(out):
+                if o.colliderect(r):
+                    r = r.union(o)
+                    out.pop(i)
+                    merged = True
+                    break
+        out.append(r)
+    return out
+
+
+class Backend:
+    """Common interface of the backends (see the module docstring).
+
+    Attributes: ``kind`` (``"software"`` or ``"gpu"``), ``surface`` (a window-sized
+    ``pygame.Surface`` plain scenes draw on), ``frames_presented`` (frames that reached the
+    screen, for tests and benchmarks).
+    """
+
+    kind = "none"
+
+    def __init__(self) -> None:
+        self.surface: pygame.Surface
+        self.frames_presented = 0
+
+    def size(self) -> tuple[int, int]:
+        """The drawing size in pixels ``(w, h)``."""
+        return self.surface.get_size()
+
+    def show(self, scene: Any) -> list[pygame.Rect]:
+        """Draw ``scene`` and present it: a scene with ``frame()`` (returning a :class:`Frame`)
+        goes the layered way, any other is asked to ``draw(self.surface)`` (returning the rects
+        it changed).  Returns the rects that reached the screen (empty: nothing presented)."""
+        frame_fn = getattr(scene, "frame", None)
+        if callable(frame_fn):
+            return self.present_frame(frame_fn())
+        dirty = scene.draw(self.surface) or []
+        return self.present_surface(list(dirty), source=scene)
+
+    def present_frame(self, frame: Frame) -> list[pygame.Rect]:
+        """Show a layered frame; returns the rects updated."""
+        raise NotImplementedError
+
+    def present_surface(self, dirty: list[pygame.Rect], source: Any = None) -> list[pygame.Rect]:
+        """Show :attr:`surface` after a plain scene drew ``dirty`` on it; returns the rects."""
+        raise NotImplementedError
+
+    def resized(self) -> tuple[int, int]:
+        """Follow a window size change; returns the new size."""
+        return self.size()
+
+    def expose(self) -> None:
+        """The window must be redrawn in full at the next frame (exposed, restored)."""
+
+    def screenshot(self) -> pygame.Surface:
+        """A copy of what is on screen (for tools and tests)."""
+        return self.surface.copy()
+
+    def close(self) -> None:
+        """Release the window (the display module is left to the caller)."""
+
+
+class SoftwareBackend(Backend):
+    """Dirty-rectangle drawing into ``surface`` (the display surface, or any surface).
+
+    ``update_display``: call ``pygame.display.update`` with the changed rects (False when
+    drawing into an off-screen surface, e.g. benchmarks or :meth:`TableScene.draw`).
+    """
+
+    kind = "software"
+
+    def __init__(self, surface: pygame.Surface, update_display: bool = True) -> None:
+        super().__init__()
+        self.surface = surface
+        self.update_display = update_display
+        self._last_source: Any = None
+        self._last_sprites: list[tuple] = []
+        self._last_rects: list[pygame.Rect] = []
+        self._full = True
+
+    def expose(self) -> None:
+        """Redraw everything at the next frame."""
+        self._full = True
+
+    def resized(self) -> tuple[int, int]:
+        """Pick up the new display surface after a resize."""
+        if self.update_display and pygame.display.get_init():
+            surf = pygame.display.get_surface()
+            if surf is not None:
+                self.surface = surf
+        self._full = True
+        return self.size()
+
+    def present_frame(self, frame: Frame) -> list[pygame.Rect]:
+        """Copy damaged background regions and restore/draw sprites; update only those rects."""
+        screen = self.surface
+        bounds = screen.get_rect()
+        bg = frame.background
+        sprites = frame.sprites
+        key = _sprite_key(sprites)
+        full = (self._full or frame.damage is None or frame.source is not self._last_source
+                or bg.get_size() != screen.get_size())
+        if full:
+            screen.blit(bg, (0, 0))
+            rects = [bounds]
+        else:
+            damage = list(frame.damage or [])
+            if not damage and key == self._last_sprites:
+                return []
+            new_rects = [img.get_rect(topleft=pos) for img, pos, _a in sprites]
+            rects = _merge(damage + self._last_rects + new_rects, bounds)
+            for r in rects:
+                screen.blit(bg, r, r)
+        self._draw_sprites(screen, sprites)
+        self._last_sprites = key
+        self._last_rects = [img.get_rect(topleft=pos) for img, pos, _a in sprites]
+        self._last_source = frame.source
+        self._full = False
+        self._flip(rects)
+        return rects
+
+    @staticmethod
+    def _draw_sprites(screen: pygame.Surface, sprites: Sequence[tuple]) -> None:
+        for img, pos, alpha in sprites:
+            if alpha is None:
+                screen.blit(img, pos)
+            elif alpha > 0:
+                old = img.get_alpha()
+                img.set_alpha(alpha)
+                screen.blit(img, pos)
+                img.set_alpha(old)
+
+    def present_surface(self, dirty: list[pygame.Rect], source: Any = None) -> list[pygame.Rect]:
+        """The plain scene drew on the display surface itself: just update ``dirty``."""
+        self._last_source = source
+        self._last_sprites = []
+        self._last_rects = []
+        rects = _merge(list(dirty), self.surface.get_rect())
+        if self._full:
+            rects = [self.surface.get_rect()]
+            self._full = False
+        if rects:
+            self._flip(rects)
+        return rects
+
+    def _flip(self, rects: list[pygame.Rect]) -> None:
+        if not rects:
+            return
+        self.frames_presented += 1
+        if self.update_display and pygame.display.get_init() and pygame.display.get_surface() is not None:
+            pygame.display.update(rects)
+
+
+class TextureBackend(Backend):
+    """GPU composition with ``pygame._sdl2.video``: a static-layer texture plus cached sprite
+    textures.  ``window`` is a ``pygame.Window``; ``renderer`` a ``Renderer`` on it.
+
+    :attr:`surface` is a software canvas for plain scenes (uploaded where they changed).
+    Sprite textures are cached by image identity (up to ``cache_limit``, then dropped).
+    """
+
+    kind = "gpu"
+
+    def __init__(self, window: Any, renderer: Any, cache_limit: int = 600) -> None:
+        super().__init__()
+        from pygame._sdl2.video import Texture
+
+        self._Texture = Texture
+        self.window = window
+        self.renderer = renderer
+        self.cache_limit = cache_limit
+        self._textures: dict[int, tuple[pygame.Surface, Any]] = {}
+        self._bg_tex: Any = None
+        self._bg_size = (0, 0)
+        self._last_source: Any = None
+        self._last_sprites: list[tuple] = []
+        self._full = True
+        self.surface = pygame.Surface(tuple(window.size))
+        self.driver = getattr(renderer, "_driver_name", "")
+
+    def expose(self) -> None:
+        """Redraw everything at the next frame."""
+        self._full = True
+
+    def resized(self) -> tuple[int, int]:
+        """Recreate the canvas and the static texture for the window's new size."""
+        size = tuple(self.window.size)
+        if self.surface.get_size() != size:
+            self.surface = pygame.Surface(size)
+        self._bg_tex = None
+        self._full = True
+        return size
+
+    def _texture(self, img: pygame.Surface) -> Any:
+        entry = self._textures.get(id(img))
+        if entry is not None and entry[0] is img:
+            return entry[1]
+        if len(self._textures) >= self.cache_limit:
+            self._textures.clear()
+        tex = self._Texture.from_surface(self.renderer, img)
+        self._textures[id(img)] = (img, tex)
+        return tex
+
+    def _upload(self, bg: pygame.Surface, damage: list[pygame.Rect] | None) -> None:
+        size = bg.get_size()
+        if self._bg_tex is None or self._bg_size != size:
+            self._bg_tex = self._Texture.from_surface(self.renderer, bg)
+            self._bg_size = size
+            return
+        if damage is None:
+            self._bg_tex.update(bg)
+            return
+        for r in _merge(list(damage), bg.get_rect()):
+            self._bg_tex.update(bg.subsurface(r), r)
+
+    def _compose(self, sprites: Sequence[tuple]) -> None:
+        r = self.renderer
+        r.draw_color = (0, 0, 0, 255)
+        r.clear()
+        self._bg_tex.draw(dstrect=pygame.Rect((0, 0), self._bg_size))
+        for img, pos, alpha in sprites:
+            if alpha is not None and alpha <= 0:
+                continue
+            tex = self._texture(img)
+            tex.alpha = 255 if alpha is None else alpha
+            tex.draw(dstrect=pygame.Rect(pos, img.get_size()))
+        r.present()
+        self.frames_presented += 1
+
+    def present_frame(self, frame: Frame) -> list[pygame.Rect]:
+        """Upload damaged regions of the static layer, then compose it with the sprites."""
+        bg = frame.background
+        key = _sprite_key(frame.sprites)
+        full = self._full or frame.damage is None or frame.source is not self._last_source
+        if not full and not frame.damage and key == self._last_sprites:
+            return []
+        self._upload(bg, None if full else frame.damage)
+        self._compose(frame.sprites)
+        self._last_sprites = key
+        self._last_source = frame.source
+        self._full = False
+        return [bg.get_rect()]
+
+    def present_surface(self, dirty: list[pygame.Rect], source: Any = None) -> list[pygame.Rect]:
+        """Upload what a plain scene drew on :attr:`surface` and present it."""
+        full = self._full or source is not self._last_source
+        if not dirty and not full:
+            return []
+        self._upload(self.surface, None if full else dirty)
+        self._compose(())
+        self._last_source = source
+        self._last_sprites = []
+        self._full = False
+        return [self.surface.get_rect()]
+
+    def screenshot(self) -> pygame.Surface:
+        """What the renderer shows (read back from the GPU)."""
+        try:
+            return self.renderer.to_surface()
+        except Exception:  # pragma: no cover - a driver without read-back
+            return self.surface.copy()
+
+    def close(self) -> None:
+        """Drop textures and destroy the window."""
+        self._textures.clear()
+        self._bg_tex = None
+        try:
+            self.window.destroy()
+        except Exception:  # pragma: no cover
+            pass
+
+
+def gpu_available() -> tuple[bool, str]:
+    """Whether an accelerated SDL renderer can be created here: ``(ok, reason)``.
+
+    Creates (and destroys) a hidden 64×64 window; never raises.
+    """
+    try:
+        from pygame._sdl2.video import Renderer
+    except Exception as exc:  # pragma: no cover - pygame without _sdl2
+        return False, f"pygame._sdl2.video unavailable: {exc}"
+    if not pygame.display.get_init():
+        pygame.display.init()
+    try:
+        win = pygame.Window("probe", (64, 64), hidden=True)
+    except Exception as exc:
+        return False, f"no window: {exc}"
+    try:
+        Renderer(win, accelerated=1)
+        return True, "accelerated renderer available"
+    except Exception as exc:
+        return False, str(exc)
+    finally:
+        try:
+            win.destroy()
+        except Exception:  # pragma: no cover
+            pass
+
+
+def _open_texture_window(title: str, size: tuple[int, int], fullscreen: bool,
+                         accelerated: int) -> TextureBackend:
+    from pygame._sdl2.video import Renderer
+
+    if not pygame.display.get_init():
+        pygame.display.init()
+    kwargs: dict[str, Any] = {"resizable": True}
+    if fullscreen:
+        kwargs = {"fullscreen_desktop": True}
+    win = pygame.Window(title, size, **kwargs)
+    try:
+        ren = Renderer(win, accelerated=accelerated)
+    except Exception:
+        win.destroy()
+        raise
+    try:
+        win.minimum_size = MIN_SIZE
+    except Exception:  # pragma: no cover
+        pass
+    backend = TextureBackend(win, ren)
+    backend.driver = "accelerated" if accelerated == 1 else "software renderer"
+    return backend
+
+
+def _open_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+    flags = pygame.RESIZABLE
+    try:
+        desk = pygame.display.get_desktop_sizes()[0]
+    except Exception:
+        desk = None
+    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
+        desk = None  # a fake desktop: keep the requested size
+    if fullscreen:
+        flags = pygame.FULLSCREEN
+        size = (0, 0)
+    elif desk and desk[0] > 0 and desk[1] > 0:
+        size = (max(MIN_SIZE[0], min(size[0], int(desk[0] * 0.95))),
+                max(MIN_SIZE[1], min(size[1], int(desk[1] * 0.9))))
+    win = pygame.display.set_mode(size, flags)
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().minimum_size = MIN_SIZE
+    except Exception:  # older pygame-ce or a driver without windows
+        pass
+    return win
+
+
+def create_backend(renderer: str = "auto", size: tuple[int, int] = (1280, 720), *,
+                   fullscreen: bool = False, title: str = "Hong Wu",
+                   screen: pygame.Surface | None = None) -> Backend:
+    """Open the window for ``renderer`` (``auto``/``gpu``/``software``) and return its backend.
+
+    ``screen``: draw into this surface instead of opening a window (software, no display
+    updates; benchmarks and tools).  ``gpu`` may also be given as ``gpu-soft`` to use the
+    texture path on SDL's software renderer (tests: it runs under the dummy video driver).
+    Raises ValueError for an unknown ``renderer``; never for a missing GPU (falls back).
+    """
+    if renderer not in RENDERERS + ("gpu-soft",):
+        raise ValueError(f"renderer must be one of {', '.join(RENDERERS)}, not {renderer!r}")
+    if screen is not None:
+        return SoftwareBackend(screen, update_display=False)
+    if renderer in ("auto", "gpu", "gpu-soft"):
+        accelerated = 0 if renderer == "gpu-soft" else 1
+        try:
+            backend = _open_texture_window(title, size, fullscreen, accelerated)
+            log.info("renderer: GPU textures (%s)", backend.driver)
+            return backend
+        except Exception as exc:
+            level = logging.WARNING if renderer == "gpu" else logging.INFO
+            log.log(level, "GPU renderer unavailable (%s); using software surfaces", exc)
+    surf = _open_display(size, fullscreen)
+    pygame.display.set_caption(title)
+    return SoftwareBackend(surf, update_display=True)

@@ -1,0 +1,392 @@
+"""LAN play from the main menu: host a table or join one, then wait in a small lobby.
+
+Uses the ``net`` package only through its public pieces: :class:`net.cli.BackgroundHost` (the
+server on its own thread, announced on the LAN), :class:`net.remote_table.RemoteTable` (the
+client's table protocol over TCP) and :func:`net.discovery.discover` (hosts announcing
+themselves).  Nothing here knows the protocol.
+
+- **Host**: starts a server on :attr:`LanScreen.port` (the protocol's default port; any free
+  port if that one is taken) with your settings' decks, sits you at seat 0 with host rights
+  and shows the lobby: fill the other seats with AIs (``fill:<seat>``) or wait for players
+  (``hongwu join`` or this menu on another machine), then ``ready``.
+- **Join**: lists the hosts found on the LAN (``found:<i>``) and takes an address typed in
+  (``HOST[:PORT]``; ``connect``); then the same lobby (``ready``).
+
+The hand starts when every seated player is ready; the table then opens (``App.start_remote``).
+Connecting runs on a worker thread, so the window never freezes.  Buttons: ``back`` always.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import getpass
+import logging
+import socket
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game import fonts, presets
+from game.i18n import _
+from game.scenes.menu import Screen, draw_form_panel
+from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, draw_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.app import App
+
+log = logging.getLogger(__name__)
+
+
+def local_address() -> str:
+    """This machine's LAN address as others would use it (best guess; ``127.0.0.1`` when
+    there is no network)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET address: nothing is sent
+            return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+def player_name() -> str:
+    """A display name for this player: the login name, trimmed (``player`` if unknown)."""
+    try:
+        name = getpass.getuser()
+    except Exception:
+        name = ""
+    return (name or "player")[:24]
+
+
+class HostHandle:
+    """A :class:`net.cli.BackgroundHost` owned by the client; ``close()`` stops it."""
+
+    def __init__(self, host: Any, port: int) -> None:
+        self.host = host
+        self.port = port
+
+    def close(self) -> None:
+        """Stop the server (idempotent)."""
+        self.host.stop()
+
+
+class LanScreen(Screen):
+    """Host or join a LAN table (see the module docstring).
+
+    ``mode`` is ``"host"`` or ``"join"``.  Public state for tests: ``state`` (``"find"``,
+    ``"connecting"``, ``"lobby"``, ``"error"``), ``address`` (the typed address),
+    ``found`` (discovered hosts), ``table`` (the RemoteTable once connected), ``error``.
+    Class attributes ``port`` / ``announce`` / ``discover_port`` may be changed by tests.
+    """
+
+    port: int | None = None  # None: the protocol's default port
+    announce: tuple[str, ...] | None = ("255.255.255.255",)
+    discover_port: int | None = None
+
+    def __init__(self, app: "App", mode: str) -> None:
+        super().__init__(app)
+        self.mode = mode
+        self.state = "connecting" if mode == "host" else "find"
+        self.address = ""
+        self.found: list[Any] = []
+        self.table: Any = None
+        self.error = ""
+        self.handle: HostHandle | None = None
+        self.name = player_name()
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="hongwu-lan")
+        self._job: concurrent.futures.Future | None = None
+        self._discovery: concurrent.futures.Future | None = None
+        self._seen_table: Any = None
+        if mode == "host":
+            self._job = self._pool.submit(self._start_host)
+        else:
+            self._discover()
+            try:
+                pygame.key.start_text_input()
+            except Exception:  # pragma: no cover - no text input on this driver
+                pass
+
+    # -- background work ------------------------------------------------------------------------
+    def _start_host(self) -> Any:
+        from net.ai import AIProvider
+        from net.cli import BackgroundHost
+        from net.protocol import DEFAULT_PORT
+        from net.remote_table import RemoteTable
+        from net.server import ServerConfig, TableConfig
+
+        o = self.app.options
+        decks = self.app.settings.decks
+        table_cfg = TableConfig(name=_("{name}'s table").format(name=self.name)[:24], decks=decks,
+                                ai_budget_s=presets.preset(self.app.settings.difficulty).budget_s)
+        provider = AIProvider(plugin_dirs=o.plugin_dirs, ai_specs=o.ai_specs, user_plugins=o.user_plugins)
+        ports = [self.port] if self.port is not None else [DEFAULT_PORT, 0]
+        last: Exception | None = None
+        for port in ports:
+            host = BackgroundHost(ServerConfig(port=port, tables=[table_cfg]), provider,
+                                  list(self.announce) if self.announce else None)
+            try:
+                bound = host.start()
+            except OSError as exc:
+                last = exc
+                host.stop()
+                continue
+            handle = HostHandle(host, bound)
+            try:
+                table = RemoteTable("127.0.0.1", bound, self.name, seat=0, host_key=host.server.host_key)
+            except BaseException:
+                handle.close()
+                raise
+            return handle, table
+        raise last or OSError("no port")
+
+    def _join(self, host: str, port: int) -> Any:
+        from net.remote_table import RemoteTable
+
+        return None, RemoteTable(host, port, self.name)
+
+    def _discover(self) -> None:
+        from net.discovery import discover
+        from net.protocol import DISCOVERY_PORT
+
+        port = self.discover_port or DISCOVERY_PORT
+
+        def run() -> list[Any]:
+            """Listen for announcements (worker thread)."""
+            try:
+                return asyncio.run(discover(2.0, port=port))
+            except OSError as exc:
+                log.info("LAN discovery unavailable: %r", exc)
+                return []
+
+        self._discovery = self._pool.submit(run)
+
+    def connect(self, address: str | None = None) -> None:
+        """Join ``address`` (``HOST[:PORT]``; default the typed one) in the background."""
+        from net.cli import parse_address
+
+        text = (address if address is not None else self.address).strip()
+        if not text:
+            self.error = _("Type the host's address, e.g. 192.168.1.20")
+            return
+        try:
+            host, port = parse_address(text)
+        except Exception:
+            self.error = _("Not an address: {text}").format(text=text)
+            return
+        self.error = ""
+        self.state = "connecting"
+        self._job = self._pool.submit(self._join, host, port)
+        self.invalidate()
+
+    def update(self) -> None:
+        """Collect finished background work; open the table once a hand has been dealt."""
+        if self._discovery is not None and self._discovery.done():
+            found = self._discovery.result()
+            self._discovery = None
+            if found != self.found:
+                self.found = found
+                self.invalidate()
+            if self.state == "find" and self.app.top is self:
+                self._discover()  # keep listening while the list is shown
+        if self._job is not None and self._job.done():
+            job, self._job = self._job, None
+            try:
+                self.handle, self.table = job.result()
+                self.state = "lobby"
+                if self.mode == "join":
+                    self.table.ready(True)
+            except Exception as exc:
+                log.info("LAN %s failed: %r", self.mode, exc)
+                self.state = "error" if self.mode == "host" else "find"
+                self.error = _("Could not connect: {reason}").format(reason=exc) if self.mode == "join" else \
+                    _("Could not host: {reason}").format(reason=exc)
+            self.invalidate()
+        if self.table is not None:
+            if self.table.table != self._seen_table:
+                self._seen_table = self.table.table
+                self.invalidate()
+            if self.table.wait_for_hand(0):
+                table, handle = self.table, self.handle
+                self.table = self.handle = None
+                self._pool.shutdown(wait=False)
+                self.app.start_remote(table, lan=handle)
+            elif not self.table.connected and self.table.goodbye is not None:
+                self.error = _("Disconnected by the host")
+                self._close_table()
+                self.state = "find" if self.mode == "join" else "error"
+                self.invalidate()
+
+    def _close_table(self) -> None:
+        table, handle = self.table, self.handle
+        self.table = self.handle = None
+        try:
+            if table is not None:
+                table.close()
+        finally:
+            if handle is not None:
+                handle.close()
+
+    def close(self) -> None:
+        """Leave: close the connection and stop our server."""
+        self._close_table()
+        self._pool.shutdown(wait=False)
+        try:
+            pygame.key.stop_text_input()
+        except Exception:  # pragma: no cover
+            pass
+
+    # -- input -------------------------------------------------------------------------------------------
+    def handle_event(self, ev: Any) -> None:
+        """Typing the address (join), then the usual buttons."""
+        if self.mode == "join" and self.state == "find":
+            if ev.type == pygame.TEXTINPUT:
+                self.address = (self.address + ev.text)[:64]
+                self.invalidate()
+                return
+            if ev.type == pygame.KEYDOWN and ev.key == pygame.K_BACKSPACE:
+                self.address = self.address[:-1]
+                self.invalidate()
+                return
+            if ev.type == pygame.KEYDOWN and ev.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.connect()
+                return
+        super().handle_event(ev)
+
+    def on_back(self) -> None:
+        """Esc / Back: leave the LAN screen (stopping a server we started)."""
+        self.close()
+        self.app.pop_screen(self)
+
+    def on_button(self, button: Button) -> None:
+        """Connect, fill a seat, get ready, or go back."""
+        key = button.key
+        if key == "back":
+            self.on_back()
+        elif key == "connect":
+            self.connect()
+        elif key.startswith("found:"):
+            f = self.found[int(key[6:])]
+            self.connect(f"{f.address}:{f.port}")
+        elif key.startswith("fill:") and self.table is not None:
+            seat = int(key[5:])
+            seats = self.table.table.get("seats") or []
+            ai = None if seats[seat].get("kind") == "ai" else presets.preset(self.app.settings.difficulty).ai_for(
+                self.app.ai_names())
+            err = self.table.fill(seat, ai)
+            self.error = err or ""
+        elif key == "ready" and self.table is not None:
+            err = self.table.ready(True)
+            self.error = err or ""
+
+    # -- drawing ------------------------------------------------------------------------------------------
+    def _panel(self) -> pygame.Rect:
+        m = self.metrics
+        r = pygame.Rect(0, 0, min(m.w - 2 * m.margin, max(560, round(900 * m.unit))), m.h - 2 * m.margin)
+        r.center = (m.w // 2, m.h // 2)
+        return r
+
+    def _top(self, panel: pygame.Rect) -> int:
+        """y of the first row under the title and the two status lines (build and draw agree)."""
+        m = self.metrics
+        title_h = fonts.get_font(round(m.title * 0.7), True).get_height()
+        return panel.y + m.gap * 2 + title_h + m.gap + 2 * (m.font + m.gap)
+
+    def _seats(self) -> list[dict[str, Any]]:
+        seats = list((self.table.table.get("seats") if self.table is not None else None) or [])
+        return (seats + [{}] * 4)[:4]
+
+    def build(self) -> list[Button]:
+        """Buttons of the current state."""
+        m = self.metrics
+        panel = self._panel()
+        bh = m.button_h
+        out: list[Button] = []
+        x0 = panel.x + m.margin * 3
+        w = panel.w - m.margin * 6
+        y = self._top(panel)
+        if self.state == "find":
+            out.append(Button("connect", pygame.Rect(x0 + w - round(w * 0.3), y, round(w * 0.3), bh),
+                              _("Connect"), style="primary"))
+            y += bh + m.gap  # the address field
+            y += m.small + m.gap
+            for i, f in enumerate(self.found[:4]):
+                out.append(Button(f"found:{i}", pygame.Rect(x0, y, w, bh), f.describe(), style="normal"))
+                y += bh + m.gap
+        elif self.state == "lobby" and self.table is not None:
+            me = self.table.seat
+            host_rights = bool(getattr(self.table, "host_rights", False))
+            for i, s in enumerate(self._seats()):
+                if host_rights and i != me and s.get("kind") in ("empty", "ai"):
+                    label = _("Remove AI") if s.get("kind") == "ai" else _("Add AI")
+                    bw = round(w * 0.25)
+                    out.append(Button(f"fill:{i}", pygame.Rect(x0 + w - bw, y, bw, bh), label, style="flat"))
+                y += bh + m.gap
+            ready = bool(me is not None and self._seats()[me].get("ready"))
+            out.append(Button("ready", pygame.Rect(x0 + w // 2 + m.gap, panel.bottom - m.margin * 2 - bh,
+                                                   w // 2 - m.gap, bh),
+                              _("Waiting for players…") if ready else _("Ready"), style="primary", enabled=not ready))
+        bw = (w // 2 - m.gap) if self.state == "lobby" else round(w * 0.4)
+        bx = x0 if self.state == "lobby" else panel.centerx - bw // 2
+        out.append(Button("back", pygame.Rect(bx, panel.bottom - m.margin * 2 - bh, bw, bh), _("Back"), style="flat"))
+        return out
+
+    def draw_content(self, surf: pygame.Surface) -> None:
+        """Title, status lines, the address field or the seats."""
+        m = self.metrics
+        panel = self._panel()
+        draw_form_panel(surf, panel)
+        title = _("Host a LAN game") if self.mode == "host" else _("Join a LAN game")
+        draw_text(surf, title, round(m.title * 0.7), ACCENT, (panel.centerx, panel.y + m.gap * 2),
+                  anchor="midtop", bold=True, max_width=panel.w - 2 * m.margin)
+        y = self._top(panel) - 2 * (m.font + m.gap)
+        x0 = panel.x + m.margin * 3
+        w = panel.w - m.margin * 6
+        status = {
+            "connecting": _("Starting the server…") if self.mode == "host" else _("Connecting…"),
+            "find": _("Type the host's address, or pick a table found on the LAN"),
+            "lobby": self._lobby_line(),
+            "error": "",
+        }[self.state]
+        if status:
+            draw_text(surf, status, m.font, TEXT, (panel.centerx, y), anchor="midtop", max_width=w)
+        y += m.font + m.gap
+        if self.error:
+            draw_text(surf, self.error, m.small, ERROR, (panel.centerx, y), anchor="midtop", max_width=w)
+        y += m.font + m.gap
+        bh = m.button_h
+        if self.state == "find":
+            field = pygame.Rect(x0, y, round(w * 0.7) - m.gap, bh)
+            pygame.draw.rect(surf, (250, 250, 244), field, border_radius=6)
+            pygame.draw.rect(surf, ACCENT, field, width=2, border_radius=6)
+            text = self.address or _("HOST[:PORT]")
+            color = (20, 20, 20) if self.address else (140, 140, 140)
+            r = draw_text(surf, text, m.font, color, (field.x + m.margin, field.centery), anchor="midleft",
+                          max_width=field.w - 2 * m.margin)
+            if self.address:
+                pygame.draw.line(surf, (20, 20, 20), (r.right + 2, field.y + 6), (r.right + 2, field.bottom - 6), 2)
+            y += bh + m.gap
+            found = _("Tables on the LAN:") if self.found else _("Looking for tables on the LAN…")
+            draw_text(surf, found, m.small, MUTED, (x0, y), max_width=w)
+        elif self.state == "lobby" and self.table is not None:
+            me = self.table.seat
+            for i, s in enumerate(self._seats()):
+                kind = s.get("kind", "empty")
+                who = s.get("name") or ""
+                if kind == "empty":
+                    who = _("(empty)")
+                elif kind == "ai":
+                    who = f"{_('AI')}: {s.get('ai') or who}"
+                if i == me:
+                    who += " — " + _("you")
+                mark = "✓ " if s.get("ready") and kind != "empty" else ""
+                draw_text(surf, _("Seat {n}").format(n=i), m.font, ACCENT, (x0, y + bh // 2), anchor="midleft",
+                          bold=True)
+                draw_text(surf, mark + who, m.font, TEXT, (x0 + round(w * 0.18), y + bh // 2), anchor="midleft",
+                          max_width=round(w * 0.55))
+                y += bh + m.gap
+
+    def _lobby_line(self) -> str:
+        if self.handle is not None:
+            return _("Hosting on {addr}:{port} — others join with this address").format(
+                addr=local_address(), port=self.handle.port)
+        t = self.table
+        return _("Joined {name}").format(name=(t.table.get("name") if t is not None else "") or "")

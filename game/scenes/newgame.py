@@ -1,0 +1,111 @@
+"""The new-game screen: decks, difficulty, an AI for each of seats 1–3, speed, language, Start.
+
+Seat 0 is always you (human).  A difficulty preset (:mod:`game.presets`) sets the three AI
+seats at once and gives every AI its thinking budget; each seat can then be switched to any AI
+that discovery found (built-ins, installed entry points, drop-in files) with its ◀ ▶ buttons.
+Everything chosen here is saved in the settings file when the game starts.
+
+Button keys: ``decks:2`` ``decks:3``, ``diff:easy`` ``diff:normal`` ``diff:hard``,
+``seat1:prev`` ``seat1:name`` ``seat1:next`` (and seats 2, 3), ``speed:<speed>``,
+``lang:zh`` ``lang:en``, ``start``, ``back``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game import presets
+from game.i18n import _
+from game.layout import LEFT, RIGHT, TOP
+from game.pacing import SPEEDS
+from game.scenes.menu import Choice, FormScreen
+from game.text import POSITION_NAMES
+from game.widgets import Button
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.app import App
+
+LANGUAGE_NAMES = {"zh": "中文", "en": "English"}
+SEAT_POSITIONS = {1: RIGHT, 2: TOP, 3: LEFT}
+
+
+class NewGameScene(FormScreen):
+    """Choose the table and start.  Public state: ``decks``, ``difficulty``, ``seats`` (four
+    kinds, seat 0 ``"human"``), ``speed``, ``lang``, ``ais`` (the AI names offered)."""
+
+    def __init__(self, app: "App") -> None:
+        super().__init__(app)
+        s = app.settings
+        self.ais = app.ai_names()
+        self.decks = s.decks if s.decks in (2, 3) else 2
+        self.difficulty = s.difficulty if s.difficulty in presets.PRESETS else presets.DEFAULT_DIFFICULTY
+        default = presets.default_seats(self.difficulty, self.ais)
+        seats = list(s.seats) if len(s.seats) == 4 else default
+        self.seats = ["human"] + [k if k in self.ais else default[i] for i, k in enumerate(seats) if i > 0]
+        self.speed = app.speed
+        self.lang = app.lang
+
+    def title_text(self) -> str:
+        """"New game"."""
+        return _("New game")
+
+    def rows(self) -> list[tuple[str, list[Choice]]]:
+        """Decks, difficulty, the four seats, speed, language."""
+        rows = [
+            (_("Decks"), [Choice(f"decks:{n}", _("{n} decks").format(n=n), self.decks == n) for n in (2, 3)]),
+            (_("Difficulty"), [Choice(f"diff:{p.key}", _(p.label), self.difficulty == p.key)
+                               for p in presets.PRESETS.values()]),
+            (_("You (seat 0)"), [Choice("seat0", _("human"), False, style="flat", enabled=False)]),
+        ]
+        for seat in (1, 2, 3):
+            label = _("{pos} (seat {n})").format(pos=_(POSITION_NAMES[SEAT_POSITIONS[seat]]), n=seat)
+            rows.append((label, [
+                Choice(f"seat{seat}:prev", "◀", style="normal", weight=0.25),
+                Choice(f"seat{seat}:name", self.seats[seat], style="flat", weight=1.5),
+                Choice(f"seat{seat}:next", "▶", style="normal", weight=0.25),
+            ]))
+        rows.append((_("Speed"), [Choice(f"speed:{sp}", _(sp), self.speed == sp) for sp in SPEEDS]))
+        rows.append((_("Language"), [Choice(f"lang:{lg}", name, self.lang == lg) for lg, name in LANGUAGE_NAMES.items()]))
+        return rows
+
+    def note(self) -> str:
+        """What the chosen difficulty means."""
+        p = presets.preset(self.difficulty)
+        return _("{level}: {summary}").format(level=_(p.label), summary=_(p.summary))
+
+    def footer(self) -> list[tuple[str, str, str]]:
+        """Back and Start."""
+        return [("back", _("Back"), "flat"), ("start", _("Start"), "primary")]
+
+    def on_button(self, button: Button) -> None:
+        """Change one choice, or start / go back."""
+        key = button.key
+        head, _sep, arg = key.partition(":")
+        if head == "decks":
+            self.decks = int(arg)
+        elif head == "diff":
+            self.difficulty = arg
+            self.seats = presets.default_seats(arg, self.ais)
+        elif head.startswith("seat") and head[4:].isdigit():
+            self.cycle_seat(int(head[4:]), -1 if arg == "prev" else 1)
+        elif head == "speed":
+            self.speed = arg
+        elif head == "lang":
+            self.lang = arg
+            self.app.set_language(arg)
+        elif key == "start":
+            self.start()
+        elif key == "back":
+            self.app.pop_screen(self)
+
+    def cycle_seat(self, seat: int, step: int) -> None:
+        """Give ``seat`` the previous (``step`` -1) or next AI of :attr:`ais`."""
+        if not self.ais or not 1 <= seat <= 3:
+            return
+        cur = self.seats[seat]
+        i = self.ais.index(cur) if cur in self.ais else -step
+        self.seats[seat] = self.ais[(i + step) % len(self.ais)]
+
+    def start(self) -> None:
+        """Save the choices and deal the first hand."""
+        self.app.set_speed(self.speed)
+        self.app.start_game(list(self.seats), decks=self.decks, difficulty=self.difficulty)

@@ -1,0 +1,115 @@
+"""PLUGINS.md must document every hook with its exact signature, every PlayerView field, and
+its tutorial plugin must actually work."""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from ai_helpers import manager_for, play_one
+from ai_plugins import hookspecs
+from engine.state import PlayerView
+
+DOC = Path(__file__).resolve().parent.parent / "PLUGINS.md"
+
+
+def _section(text: str, heading: str) -> str:
+    """The text of the ``## heading`` section (up to the next ``## ``)."""
+    m = re.search(rf"^## {re.escape(heading)}\s*$(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert m, f"PLUGINS.md has no '## {heading}' section"
+    return m.group(1)
+
+
+def _python_blocks(text: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def _documented_signatures(text: str) -> dict[str, list[ast.FunctionDef]]:
+    """Every ``def name(...) -> ...`` line in python blocks of the hook reference."""
+    found: dict[str, list[ast.FunctionDef]] = {}
+    for block in _python_blocks(_section(text, "Hook reference")):
+        for line in block.splitlines():
+            if line.startswith("def "):
+                tree = ast.parse(line.rstrip(":") + ": ...")
+                fn = tree.body[0]
+                assert isinstance(fn, ast.FunctionDef)
+                found.setdefault(fn.name, []).append(fn)
+    return found
+
+
+def _norm(annotation) -> str | None:
+    if annotation is inspect.Parameter.empty or annotation is inspect.Signature.empty:
+        return None
+    if isinstance(annotation, str):
+        return ast.unparse(ast.parse(annotation, mode="eval"))
+    return ast.unparse(annotation)
+
+
+def _spec_functions():
+    return {
+        name: fn for name, fn in inspect.getmembers(hookspecs, inspect.isfunction)
+        if getattr(fn, hookspecs.PROJECT + "_spec", None) is not None
+    }
+
+
+def test_every_hookspec_is_listed_in_all_hooks():
+    assert set(_spec_functions()) == set(hookspecs.ALL_HOOKS)
+
+
+@pytest.mark.parametrize("name", hookspecs.ALL_HOOKS)
+def test_hook_is_documented_with_its_signature(name):
+    text = DOC.read_text(encoding="utf-8")
+    documented = _documented_signatures(text).get(name)
+    assert documented, f"hook {name} is missing from PLUGINS.md's hook reference"
+    assert len(documented) == 1, f"hook {name} is documented {len(documented)} times"
+    doc_fn = documented[0]
+    spec = inspect.signature(_spec_functions()[name])
+    doc_params = [(a.arg, _norm(a.annotation) if a.annotation else None) for a in doc_fn.args.args]
+    spec_params = [(p.name, _norm(p.annotation)) for p in spec.parameters.values()]
+    assert doc_params == spec_params, f"{name}: PLUGINS.md says {doc_params}, hookspecs say {spec_params}"
+    assert (_norm(doc_fn.returns) if doc_fn.returns else None) == _norm(spec.return_annotation), name
+    # the section must say when the hook is called and what time it has
+    section = re.search(rf"^### `{name}`$(.*?)(?=^### |^## |\Z)", text, re.S | re.M)
+    assert section, f"PLUGINS.md has no '### `{name}`' heading"
+    assert "**When:**" in section.group(1) and "**Time budget:**" in section.group(1)
+    assert "Returns" in section.group(1)
+
+
+def test_no_undocumented_extra_hooks_in_the_reference():
+    documented = set(_documented_signatures(DOC.read_text(encoding="utf-8")))
+    assert documented == set(hookspecs.ALL_HOOKS)
+
+
+def test_hookspec_docstrings_cover_the_essentials():
+    for name, fn in _spec_functions().items():
+        doc = inspect.getdoc(fn) or ""
+        for needle in ("Arguments:", "Returns", "When:", "Time budget:"):
+            assert needle in doc, f"{name} docstring lacks {needle!r}"
+
+
+def test_every_player_view_field_is_documented():
+    text = _section(DOC.read_text(encoding="utf-8"), "What an AI sees: `PlayerView`")
+    names = [f.name for f in dataclasses.fields(PlayerView)]
+    names += [n for n, v in vars(PlayerView).items()
+              if not n.startswith("_") and (isinstance(v, property) or inspect.isfunction(v))]
+    missing = [n for n in names if f"`{n}`" not in text and f"`{n}(" not in text]
+    assert not missing, f"PLUGINS.md does not document PlayerView.{', '.join(missing)}"
+
+
+def test_tutorial_plugin_works(tmp_path):
+    text = DOC.read_text(encoding="utf-8")
+    blocks = [b for b in _python_blocks(text) if b.startswith("# file: greedy.py")]
+    assert len(blocks) == 1
+    (tmp_path / "greedy.py").write_text(blocks[0], encoding="utf-8")
+    manager = manager_for(tmp_path)
+    assert manager.problems == []
+    info = manager.get("greedy")
+    assert info.version == "0.1"
+    for seed in (1, 2):
+        game, players = play_one(manager, ["greedy", "basic", "greedy", "basic"], seed=seed,
+                                 budget_s=2.0)
+        assert not players[0].faults and not players[2].faults

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Screenshots of the real client, taken offscreen (SDL dummy video driver, no sound).
+
+Runs :class:`game.app.App` exactly as ``hongwu`` does, starting at the main menu, and drives
+it with real mouse events on its own buttons and cards: main menu, new game, rules, then a
+seeded game where you bid until you are the dealer, choose trump, bury, play (your plays
+chosen by the built-in ``basic`` AI) and reach the settlement.  One PNG per scene and
+language is written to ``docs/screenshots/<scene>_<lang>.png``.
+
+Usage::
+
+    python tools/screenshots.py [--out DIR] [--lang zh] [--lang en] [--size 1280x720]
+                                [--scene menu --scene play ...] [--seed N]
+
+Scenes: menu, newgame, rules, bidding, trump, bury, play, pause (the Esc menu over the table),
+settle.  Settings are read from and
+written to a temporary folder, never the user's.  Exit code 0 when every requested PNG was
+written, 1 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "pause", "settle")
+DEFAULT_OUT = ROOT / "docs" / "screenshots"
+DEFAULT_SEED = 20240605
+MAX_FRAMES = 4000
+
+
+def _setup_env() -> None:
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    os.environ.setdefault("HONGWU_CONFIG_DIR", tempfile.mkdtemp(prefix="hongwu-shots-"))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+
+
+class Shooter:
+    """Drives one :class:`game.app.App` in ``lang`` and saves the wanted scenes to ``out``.
+
+    ``saved`` lists the files written.  Time is a fake clock advanced by the driver, so
+    messages and countdowns look the same on every run.
+    """
+
+    def __init__(self, lang: str, out: Path, size: tuple[int, int], wanted: set[str], seed: int) -> None:
+        import io
+
+        from game.app import App, Options
+
+        self.lang, self.out, self.wanted = lang, out, wanted
+        self.now = 1000.0
+        self.saved: list[Path] = []
+        self.app = App(Options(menu=True, lang=lang, speed="instant", audio=False, save_settings=False,
+                               user_plugins=False, size=size, seed=seed, max_frames=MAX_FRAMES * 4,
+                               out=io.StringIO()),
+                       clock=lambda: self.now)
+        self._me: Any = None
+
+    # -- input ------------------------------------------------------------------------------------
+    def step(self, n: int = 1, dt: float = 0.05) -> None:
+        """Run ``n`` frames, ``dt`` seconds of fake time each."""
+        for _ in range(n):
+            self.now += dt
+            if not self.app.step():
+                raise RuntimeError("the app stopped")
+
+    def click_pos(self, pos: tuple[int, int]) -> None:
+        """A real mouse press and release at ``pos``, then one frame."""
+        import pygame
+
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+        self.step()
+
+    def press(self, key: str) -> None:
+        """Click the button ``key`` of the screen on top (menu screen or table)."""
+        top = self.app.top
+        for b in top.buttons:
+            if b.key == key and b.enabled:
+                self.click_pos(b.rect.center)
+                return
+        raise RuntimeError(f"no enabled button {key!r} on {type(top).__name__}: {[b.key for b in top.buttons]}")
+
+    def select(self, cards: Any) -> None:
+        """Raise exactly ``cards`` (engine cards) in the hand by clicking them."""
+        for _ in range(len(cards) * 3 + 10):
+            sc = self.app.scene
+            hand = sc.hand
+            want: list[int] = []
+            for c in cards:
+                idx = next((i for i, h in enumerate(hand.cards) if h == c and i in hand.selected and i not in want),
+                           None)
+                if idx is None:
+                    idx = next(i for i, h in enumerate(hand.cards) if h == c and i not in want)
+                want.append(idx)
+            todo = sorted(hand.selected - set(want)) + [i for i in want if i not in hand.selected]
+            if not todo:
+                return
+            pt = hand.click_point(sc.layout, todo[0])
+            self.click_pos((int(pt[0]), int(pt[1])))
+        raise RuntimeError("could not select the cards")
+
+    # -- output -----------------------------------------------------------------------------------
+    def shot(self, name: str, settle_s: float = 10.0) -> None:
+        """Save the window as ``<name>_<lang>.png`` (after ``settle_s`` s of quiet time, so
+        passing messages have gone)."""
+        import pygame
+
+        if name not in self.wanted:
+            return
+        if settle_s:
+            self.step(1, settle_s)
+        self.step(2, 0.0)
+        self.out.mkdir(parents=True, exist_ok=True)
+        path = self.out / f"{name}_{self.lang}.png"
+        pygame.image.save(self.app.window, str(path))
+        self.saved.append(path)
+
+    # -- the tour ---------------------------------------------------------------------------------------
+    def run(self) -> list[Path]:
+        """Take every wanted screenshot; returns the files written."""
+        try:
+            self.step(3)
+            self.shot("menu")
+            if self.wanted & {"rules"}:
+                self.press("rules")
+                self.step(2)
+                self.shot("rules")
+                self.press("back")
+            self.press("new")
+            self.step(2)
+            self.shot("newgame")
+            if self.wanted & {"bidding", "trump", "bury", "play", "pause", "settle"}:
+                self.press("start")
+                self.play_hand()
+        finally:
+            self.app.close()
+        return self.saved
+
+    def _wait(self, pred: Callable[[], bool], what: str) -> None:
+        for _ in range(MAX_FRAMES):
+            if pred():
+                return
+            self.step()
+        raise RuntimeError(f"never reached: {what}")
+
+    def play_hand(self) -> None:
+        """Bid until dealer, choose trump, bury and play the hand out (basic AI's choices)."""
+        from ai_plugins.base import AISettings
+        from ai_plugins.builtin.basic import BasicAI
+        from engine.state import Phase
+
+        app = self.app
+        brain = BasicAI(AISettings(seat=0, seed=1))
+        shot_bid = shot_play = False
+        for _ in range(MAX_FRAMES):
+            self.step()
+            sc = app.scene
+            if sc.show_settlement:
+                self.shot("settle", 0.0)
+                return
+            v = sc.view
+            if not v.my_turn or sc.hand.visible is not None:
+                continue
+            if v.phase == Phase.BID:
+                if not shot_bid:
+                    shot_bid = True
+                    self.shot("bidding", 0.0)
+                legal = v.legal_bids()
+                self.press(f"bid:{legal[-1]}" if legal else "bid:pass")
+            elif v.phase == Phase.TRUMP:
+                self.shot("trump", 0.0)
+                self.press(f"trump:{brain.choose_trump(v, ('S', 'H', 'C', 'D'))}")
+            elif v.phase == Phase.BURY:
+                bury = list(brain.choose_bury(v, v.bury_count))
+                self.select(bury[: max(1, len(bury) - 3)])
+                self.shot("bury", 10.0)
+                self.select(bury)
+                self.press("bury")
+            elif v.phase == Phase.PLAY:
+                opts = v.play_options()
+                play = tuple(brain.choose_play(v, opts))
+                self.select(play)
+                if not shot_play and v.trick_no >= 3 and len(v.current_trick) >= 2:
+                    shot_play = True
+                    self.shot("play", 10.0)
+                    if "pause" in self.wanted:
+                        self.press("tool:menu")  # the toolbar's Menu button (same as Esc)
+                        self.shot("pause", 0.0)
+                        self.press("resume")
+                self.press("play")
+        raise RuntimeError("the hand did not end")
+
+
+def _size(text: str) -> tuple[int, int]:
+    w, h = (int(x) for x in text.lower().split("x"))
+    return w, h
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line entry point; returns the exit code."""
+    ap = argparse.ArgumentParser(description="Screenshots of the real client, offscreen.")
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"folder for the PNGs (default {DEFAULT_OUT})")
+    ap.add_argument("--lang", action="append", choices=("zh", "en"), default=None, help="language(s) (default both)")
+    ap.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
+    ap.add_argument("--scene", action="append", choices=SCENES, default=None, help="scene(s) (default all)")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the game shown")
+    ns = ap.parse_args(argv)
+    _setup_env()
+    wanted = set(ns.scene or SCENES)
+    written: list[Path] = []
+    for lang in ns.lang or ["zh", "en"]:
+        written += Shooter(lang, ns.out, ns.size, wanted, ns.seed).run()
+    total = sum(p.stat().st_size for p in written)
+    for p in written:
+        print(f"{p} {p.stat().st_size // 1024} KiB")
+    print(f"{len(written)} screenshots, {total / 1024 / 1024:.2f} MiB")
+    expected = len(wanted) * len(ns.lang or ["zh", "en"])
+    return 0 if len(written) == expected else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
