@@ -57,13 +57,18 @@ class _Private(Event):
 
 @dataclass(frozen=True)
 class HandStarted(Event):
-    """A new hand: ``hand_no`` (1-based in a match), ``seed``, ``decks``, ``first_bidder``."""
+    """A new hand: ``hand_no`` (1-based in a match), ``seed`` (the host's only: ``for_seat``
+    blanks it), ``decks``, ``first_bidder``."""
 
     kind: ClassVar[str] = "hand_started"
     hand_no: int = 1
     seed: int | None = None
     decks: int = 2
     first_bidder: int = 0
+
+    def for_seat(self, seat: int | None) -> "Event":
+        """Players and observers never see the seed: it would reveal the whole deal."""
+        return replace(self, seed=None)
 
 
 @dataclass(frozen=True)

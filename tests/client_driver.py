@@ -62,3 +62,57 @@ def select_cards(app: App, cards) -> bool:
         return True
     click(app, hand.click_point(app.scene.layout, todo[0]))
     return False
+
+
+# -- keyboard and touch ---------------------------------------------------------------------------
+def key(app: App, k: int, *, up: bool = True, step: bool = True) -> bool:
+    """Post a real KEYDOWN (and KEYUP unless ``up=False``) for key ``k``; run one frame."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    if up:
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
+    return app.step() if step else True
+
+
+def finger(app: App, kind: str, pos, finger_id: int = 0) -> None:
+    """Post a touch event (``"down"``, ``"up"``, ``"move"``) at window pixel ``pos`` (converted to
+    the normalised 0..1 coordinates SDL uses); does not run a frame."""
+    w, h = app.window.get_size()
+    x, y = (pos[0] + 0.5) / w, (pos[1] + 0.5) / h
+    etype = {"down": pygame.FINGERDOWN, "up": pygame.FINGERUP, "move": pygame.FINGERMOTION}[kind]
+    pygame.event.post(pygame.event.Event(etype, touch_id=1, finger_id=finger_id, x=x, y=y, dx=0.0, dy=0.0,
+                                         pressure=1.0))
+
+
+def tap(app: App, pos) -> bool:
+    """A one-finger tap at ``pos``; runs one frame."""
+    finger(app, "down", pos)
+    finger(app, "up", pos)
+    return app.step()
+
+
+def crafted_table(hands, kitty, *, first_bidder=0, speed="instant", clock=None, seat_kinds=None):
+    """A LocalTable playing ``Game.from_deal(hands, kitty)`` with first-legal AIs in seats 1-3
+    (the human in seat 0)."""
+    from engine.state import Game
+    from game.table import FirstLegalPlayer, LocalTable
+
+    players = {s: FirstLegalPlayer(s) for s in (1, 2, 3)}
+    kwargs = {"clock": clock} if clock is not None else {}
+    table = LocalTable(seat_kinds or ["human", "first", "first", "first"], seed=1, speed=speed,
+                       players=players, **kwargs)
+    table.game = Game.from_deal(hands, kitty, table.ruleset, first_bidder=first_bidder)
+    table._outbox = [e.for_seat(table.seat) for e in table.game.events]
+    table._view_cache = None
+    return table
+
+
+#: a deal where the human (seat 0, dealer with trump ♥) leads ♥5 and seat 1 must follow with
+#: its only trump, its own ♥5 (captured: the first of equal cards wins), then leads ♣4 and
+#: seat 2, void in clubs, ruffs.
+RED_FIVE_DEAL = (
+    ["5H 4C BJ BJ SJ SJ 2S 2S 2C 2C 2D 2D 3D 3D AS AS AC AC AD KD KD QD QD JD JD",
+     "5H 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 5C 6C 7C 8C 9C 10C JC QC KC 4D 5D 6D 7D",
+     "2H 2H 3H 3H 4H 4H 6H 6H 7H 7H 8H 8H 9H 9H 10H 10H JH JH QH QH KH KH AH AH AD",
+     "3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 3C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC 8D 9D"],
+    "4D 5D 6D 7D 10D 10D 8D 9D",
+)

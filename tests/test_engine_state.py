@@ -204,3 +204,11 @@ def test_refusals_carry_stable_codes():
     assert follow_error(C("9D"), C("8D 4S"), C("4S"), ctx("S")).code == "follow_suit"
     assert follow_error(C("9D 9D"), C("8D 4S 4C"), C("4S 4C"), ctx("S")).code == "play_all_suit"
     assert follow_error(C("9D 9D 8D 8D"), C("QD QD JD JD 5D 5D"), C("QD QD 5D 5D"), ctx("S")).code == "tractor_owed"
+
+
+def test_seed_is_never_shown_to_a_seat():
+    from engine.events import HandStarted
+    g = Game.new(hongwu(2), seed=99)
+    started = g.events[0]
+    assert isinstance(started, HandStarted) and started.seed == 99
+    assert all(started.for_seat(s).seed is None for s in (0, 1, 2, 3, None))

@@ -1,0 +1,64 @@
+"""A host in a child process, for the network benchmarks (``benchmarks/net_*.py``).
+
+:func:`start_host` spawns a process running a :class:`~net.server.Server` on 127.0.0.1 with
+``tables`` seeded tables (no timers, no AI delay, rate limits lifted) and returns
+``(process, port, stop_event)``; :func:`rss_kib` reads a process's resident memory (Linux).
+"""
+from __future__ import annotations
+
+import asyncio
+import multiprocessing as mp
+from typing import Any
+
+
+def _serve(tables: int, port_q: Any, stop: Any) -> None:
+    from .ai import AIProvider
+    from .server import Server, ServerConfig
+    from .testing import fast_table
+
+    async def main() -> None:
+        cfg = ServerConfig(bind="127.0.0.1", port=0, rate=1e6, burst=1e6, max_connections=4096,
+                           tables=[fast_table(f"t{i}", seed=i) for i in range(tables)])
+        server = Server(cfg, AIProvider(use_plugins=False, user_plugins=False))
+        port_q.put(await server.start())
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, stop.wait)
+        await server.close()
+
+    asyncio.run(main())
+
+
+def start_host(tables: int = 1) -> tuple[Any, int, Any]:
+    """Start the host process; returns (process, port, stop event). Raises RuntimeError when
+    it does not come up within 20 s."""
+    ctx = mp.get_context("spawn")
+    port_q, stop = ctx.Queue(), ctx.Event()
+    proc = ctx.Process(target=_serve, args=(tables, port_q, stop), daemon=True)
+    proc.start()
+    try:
+        port = port_q.get(timeout=20)
+    except Exception as exc:
+        proc.kill()
+        raise RuntimeError("benchmark host did not start") from exc
+    return proc, port, stop
+
+
+def stop_host(proc: Any, stop: Any) -> None:
+    """Stop the host process (bounded: killed after 10 s)."""
+    stop.set()
+    proc.join(10)
+    if proc.is_alive():
+        proc.kill()
+        proc.join(5)
+
+
+def rss_kib(pid: int) -> int:
+    """Resident set size of process ``pid`` in KiB (0 where /proc is unavailable)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0

@@ -1,0 +1,559 @@
+"""``hongwu host`` and ``hongwu join``: LAN play from the command line.
+
+``hongwu host`` runs the authoritative server (:mod:`net.server`) and, unless ``--headless``,
+opens the pygame client connected to it over loopback with host rights. ``hongwu join
+[HOST[:PORT]]`` opens the client connected to a host (found by LAN discovery when HOST is left
+out), or with ``--headless`` plays with an AI in the terminal. Both sub-commands are wired by
+:mod:`game.cli` through :func:`add_host_parser` / :func:`add_join_parser`; their ``func``
+returns the exit code (0 success, 1 network failure, 2 usage error).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from .protocol import DEFAULT_PORT, DISCOVERY_PORT, NAME_MAX
+
+log = logging.getLogger(__name__)
+
+
+# ============================================================================ helpers
+def _setup_logging(verbose: bool = False) -> None:
+    if not logging.getLogger().handlers:
+        level = "INFO" if verbose else os.environ.get("HONGWU_LOG", "WARNING").upper()
+        logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``"host"``, ``"host:port"`` or ``"[v6]:port"`` -> ``(host, port)``.
+
+    Raises ``argparse.ArgumentTypeError`` for a bad port.
+    """
+    text = text.strip()
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port_text = rest[1:] if rest.startswith(":") else ""
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    else:
+        host, port_text = text, ""
+    if not port_text:
+        return host, default_port
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad port in {text!r}") from None
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"port out of range in {text!r}")
+    return host, port
+
+
+def _ai_seat(text: str) -> tuple[int, str]:
+    seat, sep, name = text.partition("=")
+    if not sep or not seat.strip().isdigit() or not 0 <= int(seat) <= 3 or not name.strip():
+        raise argparse.ArgumentTypeError("use SEAT=AI, e.g. 1=basic (seats 0..3)")
+    return int(seat), name.strip()
+
+
+def _name(text: str) -> str:
+    text = text.strip()
+    if not text or len(text) > NAME_MAX:
+        raise argparse.ArgumentTypeError(f"a name has 1..{NAME_MAX} characters")
+    return text
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError("seconds must not be negative")
+    return value
+
+
+def token_file() -> Path:
+    """Where reconnect tokens are kept between runs: ``$HONGWU_STATE_DIR`` if set, else the
+    platformdirs user state dir."""
+    import platformdirs
+
+    base = os.environ.get("HONGWU_STATE_DIR") or platformdirs.user_state_dir("hongwu")
+    return Path(base) / "lan_tokens.json"
+
+
+def load_token(key: str) -> str | None:
+    """The saved reconnect token for ``key`` (``host:port/table``), or None."""
+    try:
+        data = json.loads(token_file().read_text("utf-8"))
+        token = data.get(key)
+        return token if isinstance(token, str) else None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def save_token(key: str, token: str | None) -> None:
+    """Remember (or with None forget) the token for ``key``; errors are only logged."""
+    path = token_file()
+    try:
+        data = json.loads(path.read_text("utf-8")) if path.exists() else {}
+        if not isinstance(data, dict):
+            data = {}
+        if token is None:
+            data.pop(key, None)
+        else:
+            data[key] = token
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1), "utf-8")
+    except (OSError, ValueError) as exc:
+        log.info("could not save the reconnect token: %r", exc)
+
+
+def _add_client_ui_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=("zh", "en"), default=None, help="UI language")
+    p.add_argument("--speed", choices=("slow", "normal", "fast", "instant"), default=None,
+                   help="animation speed")
+    p.add_argument("--mute", action="store_true", help="no sound")
+    p.add_argument("--fullscreen", action="store_true", help="full screen")
+
+
+def _add_ai_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--plugin-dir", action="append", default=[], metavar="DIR",
+                   help="also load AI plugins from DIR (repeatable)")
+    p.add_argument("--no-user-plugins", action="store_true", help="skip the user plugin folder")
+    p.add_argument("--ai-budget", type=_seconds, default=2.0, metavar="SECONDS",
+                   help="seconds an AI may think per decision (default 2)")
+
+
+# ============================================================================ host
+def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``hongwu host`` on ``subparsers``."""
+    p = subparsers.add_parser(
+        "host", help="host a LAN table (server + your own client)",
+        description="Host a Hong Wu table on the LAN. Players join with 'hongwu join'.")
+    p.add_argument("--bind", default="0.0.0.0", metavar="ADDR",
+                   help="address to listen on (default 0.0.0.0: every interface)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
+                   help=f"TCP port (default {DEFAULT_PORT}; 0 = any free port)")
+    p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="number of decks")
+    p.add_argument("--name", type=_name, default="Hong Wu", metavar="TABLE",
+                   help="table name shown to players")
+    p.add_argument("--headless", action="store_true",
+                   help="no window: only the server (anyone seated may fill seats with AIs)")
+    p.add_argument("--no-discovery", action="store_true", help="do not announce on the LAN")
+    p.add_argument("--announce", action="append", default=[], metavar="ADDR",
+                   help="announce to ADDR instead of 255.255.255.255 (repeatable)")
+    p.add_argument("--announce-port", type=int, default=DISCOVERY_PORT, metavar="N",
+                   help=f"UDP port of announcements (default {DISCOVERY_PORT})")
+    p.add_argument("--seed", type=int, default=None, help="seed: reproducible deals")
+    p.add_argument("--ai", action="append", default=[], type=_ai_seat, metavar="SEAT=AI",
+                   help="fill SEAT with an AI at start, e.g. --ai 1=basic (repeatable)")
+    p.add_argument("--player", type=_name, default="Host", metavar="NAME",
+                   help="your name at the table (not headless)")
+    p.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat")
+    p.add_argument("--timer-bid", type=_seconds, default=20.0, metavar="S",
+                   help="seconds per bid (0 = none; default 20)")
+    p.add_argument("--timer-trump", type=_seconds, default=30.0, metavar="S",
+                   help="seconds to name trump, then spades (default 30)")
+    p.add_argument("--timer-bury", type=_seconds, default=60.0, metavar="S",
+                   help="seconds to bury (default 60)")
+    p.add_argument("--timer-play", type=_seconds, default=20.0, metavar="S",
+                   help="seconds per play (default 20)")
+    p.add_argument("--ai-delay", type=_seconds, default=0.6, metavar="S",
+                   help="pause before an AI seat acts (default 0.6)")
+    p.add_argument("--hands", type=int, default=None, metavar="N",
+                   help="stop after N hands (default: run until interrupted)")
+    p.add_argument("--verbose", "-v", action="store_true", help="log connections and hands")
+    _add_ai_options(p)
+    _add_client_ui_options(p)
+    p.set_defaults(func=run_host)
+    return p
+
+
+def host_config(ns: argparse.Namespace) -> Any:
+    """The :class:`~net.server.ServerConfig` for parsed ``host`` arguments."""
+    from .server import ServerConfig, TableConfig, Timers
+
+    table = TableConfig(
+        name=ns.name, decks=ns.decks, seed=ns.seed,
+        timers=Timers(bid=ns.timer_bid, trump=ns.timer_trump, bury=ns.timer_bury,
+                      play=ns.timer_play),
+        ai_delay_s=ns.ai_delay, ai_budget_s=ns.ai_budget,
+        fill_policy="anyone" if ns.headless else "host", ai_seats=dict(ns.ai),
+        max_hands=ns.hands)
+    return ServerConfig(bind=ns.bind, port=ns.port, tables=[table])
+
+
+class BackgroundHost:
+    """A :class:`~net.server.Server` (plus its announcer) on its own event loop thread.
+
+    ``start()`` returns the bound port or raises what binding raised; ``stop()`` shuts all
+    down (idempotent). ``server`` is only to be touched from the loop thread
+    (``call(fn)`` runs ``fn()`` there and returns its result).
+    """
+
+    def __init__(self, config: Any, ai: Any, announce: Sequence[str] | None,
+                 announce_port: int = DISCOVERY_PORT) -> None:
+        from .server import Server
+
+        self.server = Server(config, ai)
+        self.announce = announce
+        self.announce_port = announce_port
+        self.announcer: Any = None
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="hongwu-host",
+                                       daemon=True)
+
+    def start(self) -> int:
+        """Start listening (and announcing); returns the TCP port."""
+        self.thread.start()
+        return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
+
+    async def _start(self) -> int:
+        from .discovery import Announcer, encode_announcement
+
+        port = await self.server.start()
+        if self.announce:
+            srv = self.server
+            self.announcer = Announcer(
+                lambda: encode_announcement(srv.rooms[0].name, port,
+                                            [r.summary() for r in srv.rooms]),
+                self.announce, self.announce_port)
+            await self.announcer.start()
+        return port
+
+    def call(self, fn: Any) -> Any:
+        """Run ``fn()`` in the loop thread; return its result."""
+        async def _call() -> Any:
+            return fn()
+        return asyncio.run_coroutine_threadsafe(_call(), self.loop).result(10)
+
+    def close(self) -> None:
+        """Same as :meth:`stop` (so the client's ``App.start_remote(table, lan)`` can close it)."""
+        self.stop()
+
+    def stop(self) -> None:
+        """Stop the server and the loop."""
+        if not self.loop.is_running():
+            return
+
+        async def _stop() -> None:
+            if self.announcer is not None:
+                await self.announcer.close()
+            await self.server.close()
+
+        try:
+            asyncio.run_coroutine_threadsafe(_stop(), self.loop).result(10)
+        except Exception:  # pragma: no cover
+            log.exception("host shutdown failed")
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+def _ai_provider(ns: argparse.Namespace) -> Any:
+    from .ai import AIProvider
+
+    return AIProvider(plugin_dirs=ns.plugin_dir, user_plugins=not ns.no_user_plugins)
+
+
+def run_host(ns: argparse.Namespace) -> int:
+    """Entry point of ``hongwu host``; returns the exit code."""
+    _setup_logging(ns.verbose)
+    if ns.hands is not None and ns.hands < 1:
+        print("hongwu host: --hands must be at least 1", file=sys.stderr)
+        return 2
+    announce = None if ns.no_discovery else (ns.announce or ["255.255.255.255"])
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), announce, ns.announce_port)
+    try:
+        port = host.start()
+    except OSError as exc:
+        print(f"hongwu host: cannot listen on {ns.bind}:{ns.port}: {exc}", file=sys.stderr)
+        host.stop()
+        return 1
+    print(f"hosting '{ns.name}' on {ns.bind}:{port}"
+          f"{'' if announce is None else ' (announced on the LAN)'}", flush=True)
+    print(f"players join with: hongwu join <this machine's address>:{port} --name NAME",
+          flush=True)
+    try:
+        if ns.headless:
+            print(f"host key (host rights in hello): {host.server.host_key}", flush=True)
+            return _wait_headless(host, ns.hands)
+        return _host_window(host, port, ns)
+    except KeyboardInterrupt:
+        print("stopping", flush=True)
+        return 0
+    finally:
+        host.stop()
+
+
+def _wait_headless(host: BackgroundHost, hands: int | None) -> int:
+    last = None
+    while True:
+        time.sleep(0.5)
+        room = host.server.rooms[0]
+        state = host.call(lambda: (room.hand_no, room.in_hand,
+                                   tuple(s.kind for s in room.seats)))
+        if state != last:
+            last = state
+            print(f"hand {state[0]}{' in play' if state[1] else ''}; seats: "
+                  f"{', '.join(state[2])}", flush=True)
+        if hands is not None and state[0] >= hands and not state[1]:
+            return 0
+
+
+def _host_window(host: BackgroundHost, port: int, ns: argparse.Namespace) -> int:
+    from .remote_table import RemoteTable
+
+    table = RemoteTable("127.0.0.1", port, ns.player, seat=ns.seat,
+                        host_key=host.server.host_key)
+    return _play_window(table, ns)
+
+
+# ============================================================================ join
+def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``hongwu join`` on ``subparsers``."""
+    p = subparsers.add_parser(
+        "join", help="join a LAN table",
+        description="Join a Hong Wu table hosted with 'hongwu host'.")
+    p.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
+                   help=f"the host (default port {DEFAULT_PORT}); omitted: find one on the LAN")
+    p.add_argument("--name", type=_name, default=None, help="your name at the table")
+    p.add_argument("--seat", type=int, choices=range(4), default=None, help="preferred seat")
+    p.add_argument("--observe", action="store_true", help="watch without a seat")
+    p.add_argument("--table", default=None, help="table name on a host with several")
+    p.add_argument("--token", default=None, help="reconnect token (resume your seat)")
+    p.add_argument("--fresh", action="store_true", help="ignore a saved reconnect token")
+    p.add_argument("--host-key", default=None, help="host key printed by a headless host")
+    p.add_argument("--headless", action="store_true",
+                   help="no window: an AI plays your seat and results are printed")
+    p.add_argument("--ai", default=None, metavar="NAME",
+                   help="AI for --headless (default basic)")
+    p.add_argument("--fill", action="append", default=[], type=_ai_seat, metavar="SEAT=AI",
+                   help="fill an empty seat with a host AI first (needs rights; repeatable)")
+    p.add_argument("--hands", type=int, default=None, metavar="N",
+                   help="leave after N hands")
+    p.add_argument("--wait", type=_seconds, default=600.0, metavar="S",
+                   help="seconds to wait for the first hand (default 600)")
+    p.add_argument("--discover-timeout", type=_seconds, default=2.5, metavar="S",
+                   help="seconds to listen for hosts when HOST is omitted")
+    p.add_argument("--discovery-port", type=int, default=DISCOVERY_PORT, metavar="N",
+                   help=argparse.SUPPRESS)
+    p.add_argument("--verbose", "-v", action="store_true", help="log network activity")
+    _add_ai_options(p)
+    _add_client_ui_options(p)
+    p.set_defaults(func=run_join)
+    return p
+
+
+def _find_host(ns: argparse.Namespace) -> tuple[str, int] | None:
+    from .discovery import discover
+
+    print(f"looking for tables on the LAN ({ns.discover_timeout:g} s)...", flush=True)
+    try:
+        found = asyncio.run(discover(ns.discover_timeout, port=ns.discovery_port))
+    except OSError as exc:
+        print(f"hongwu join: cannot listen for announcements: {exc}", file=sys.stderr)
+        return None
+    if ns.table:
+        found = [f for f in found if any(t.get("name") == ns.table for t in f.tables)]
+    for f in found:
+        print(f"  {f.describe()}", flush=True)
+    if not found:
+        print("hongwu join: no table found; give HOST[:PORT]", file=sys.stderr)
+        return None
+    return found[0].address, found[0].port
+
+
+def run_join(ns: argparse.Namespace) -> int:
+    """Entry point of ``hongwu join``; returns the exit code."""
+    _setup_logging(ns.verbose)
+    if ns.hands is not None and ns.hands < 1:
+        print("hongwu join: --hands must be at least 1", file=sys.stderr)
+        return 2
+    if ns.address is None:
+        found = _find_host(ns)
+        if found is None:
+            return 1
+        host, port = found
+    else:
+        try:
+            host, port = parse_address(ns.address)
+        except argparse.ArgumentTypeError as exc:
+            print(f"hongwu join: {exc}", file=sys.stderr)
+            return 2
+    name = ns.name or os.environ.get("USER") or "player"
+    key = f"{host}:{port}/{ns.table or ''}/{name}"
+    token = ns.token or (None if (ns.fresh or ns.observe) else load_token(key))
+    if ns.headless:
+        return asyncio.run(_join_headless(ns, host, port, name, token, key))
+    return _join_window(ns, host, port, name, token, key)
+
+
+async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str,
+                         token: str | None, key: str) -> int:
+    from .ai import AIProvider
+    from .bot import Bot
+    from .client import Client, RemoteError
+
+    async def hello(tok: str | None) -> Client:
+        client = await Client.connect(host, port)
+        try:
+            await client.hello(name, token=tok, seat=ns.seat, observer=ns.observe,
+                               table=ns.table, host_key=ns.host_key)
+        except BaseException:
+            await client.close()
+            raise
+        return client
+
+    try:
+        try:
+            client = await hello(token)
+        except RemoteError as exc:
+            if token is None or exc.name != "BAD_TOKEN":
+                raise
+            client = await hello(None)
+    except (OSError, asyncio.TimeoutError) as exc:
+        print(f"hongwu join: cannot reach {host}:{port}: {exc}", file=sys.stderr)
+        return 1
+    except RemoteError as exc:
+        print(f"hongwu join: refused: {exc}", file=sys.stderr)
+        return 1
+    welcome = client.welcome or {}
+    seat = welcome.get("seat")
+    if seat is not None:
+        save_token(key, welcome.get("token"))
+    print(f"joined {host}:{port} as {name}: "
+          f"{'seat ' + str(seat) if seat is not None else 'observer'}", flush=True)
+    for fill_seat, ai in ns.fill:
+        try:
+            await client.call("fill", seat=fill_seat, ai=ai)
+        except RemoteError as exc:
+            print(f"fill {fill_seat}={ai}: {exc}", file=sys.stderr)
+    provider = AIProvider(plugin_dirs=ns.plugin_dir, user_plugins=not ns.no_user_plugins)
+    ai_name = ns.ai or provider.default_name()
+    player = provider.make(ai_name, seat if seat is not None else 0, ns.ai_budget)
+
+    def show(method: str, params: dict[str, Any]) -> None:
+        if method == "event" and params["event"]["kind"] == "hand_settled":
+            s = params["event"]["settlement"]
+            print(f"hand {params['hand_no']}: dealer seat {s['dealer']} bid {s['bid']} final "
+                  f"{s['dealer_final']:+d} game points {s['game_points']}", flush=True)
+        elif method == "auto":
+            print(f"auto-play {'on' if params['on'] else 'off'} for seat {params['seat']} "
+                  f"({params['reason']})", flush=True)
+        elif method == "chat":
+            print(f"{params['name']}: {params['text']}", flush=True)
+
+    bot = Bot(client, player, hands=ns.hands, on_message=show)
+    try:
+        await bot.run(timeout=float("inf") if ns.hands is None else ns.wait + ns.hands * 600)
+    except asyncio.TimeoutError:
+        print("hongwu join: gave up waiting", file=sys.stderr)
+        return 1
+    except Exception as exc:  # ConnectionClosed and friends
+        print(f"hongwu join: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await client.bye()
+    return 0
+
+
+def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
+                 token: str | None, key: str) -> int:
+    from .client import RemoteError
+    from .remote_table import RemoteTable
+
+    def connect(tok: str | None) -> RemoteTable:
+        return RemoteTable(host, port, name, token=tok, seat=ns.seat, observer=ns.observe,
+                           table=ns.table, host_key=ns.host_key)
+
+    try:
+        try:
+            table = connect(token)
+        except RemoteError as exc:
+            if token is None or exc.name != "BAD_TOKEN":
+                raise
+            table = connect(None)
+    except (OSError, TimeoutError) as exc:
+        print(f"hongwu join: cannot reach {host}:{port}: {exc}", file=sys.stderr)
+        return 1
+    except RemoteError as exc:
+        print(f"hongwu join: refused: {exc}", file=sys.stderr)
+        return 1
+    if table.seat is not None:
+        save_token(key, table.token)
+    for fill_seat, ai in ns.fill:
+        err = table.fill(fill_seat, ai)
+        if err:
+            print(f"fill {fill_seat}={ai}: {err}", file=sys.stderr)
+    return _play_window(table, ns)
+
+
+# ============================================================================ the window
+def _play_window(table: Any, ns: argparse.Namespace) -> int:
+    """Ready up, wait (in the terminal) for the first hand, then run the pygame client."""
+    try:
+        if table.seat is not None and not table.table.get("in_hand"):
+            err = table.ready(True)
+            if err:
+                print(f"ready: {err}", file=sys.stderr)
+        print(f"seated at {'seat ' + str(table.seat) if table.seat is not None else 'none (watching)'}; "
+              f"waiting for the first hand...", flush=True)
+        deadline = time.monotonic() + ns.wait if hasattr(ns, "wait") else None
+        last = None
+        while not table.wait_for_hand(0.5):
+            for line in table.notices():
+                print(line, flush=True)
+            seats = tuple((s.get("name"), s.get("ready")) for s in table.table.get("seats", []))
+            if seats != last:
+                last = seats
+                print("seats: " + ", ".join(
+                    f"{i}:{n or '(empty)'}{' ready' if r else ''}" for i, (n, r) in
+                    enumerate(seats)), flush=True)
+            if not table.connected and table.goodbye is not None:
+                print(f"disconnected: {table.goodbye.get('message')}", file=sys.stderr)
+                return 1
+            if deadline is not None and time.monotonic() > deadline:
+                print("no hand started in time", file=sys.stderr)
+                return 1
+        app = make_remote_app(table, ns)
+        return app.run()
+    finally:
+        table.close()
+
+
+def make_remote_app(table: Any, ns: argparse.Namespace) -> Any:
+    """The pygame client (``game.app.App``) on ``table``, with an auto-play (托管) toolbar
+    button and the table's notices (auto-play, chat, reconnects) shown as messages."""
+    from game.app import App, Options
+
+    class RemoteApp(App):
+        """``App`` plus the network extras (auto-play toggle, notices)."""
+
+        def _toolbar_items(self) -> list[tuple[str, str]]:
+            items = super()._toolbar_items()
+            if getattr(self.table, "seat", None) is not None:
+                label = "托管 ON" if self.table.auto else "托管 off"
+                items.append(("auto", label))
+            return items
+
+        def _on_toolbar(self, key: str) -> None:
+            if key == "auto":
+                self.table.set_auto(not self.table.auto)
+                return
+            super()._on_toolbar(key)
+
+        def step(self, events: Any = None) -> bool:
+            """One frame; the table's notices are shown as messages first."""
+            for line in self.table.notices():
+                self.scene.toast(line, seconds=4.0)
+            return super().step(events)
+
+    opts = Options(seats=["human", "remote", "remote", "remote"], hands=ns.hands,
+                   lang=ns.lang, speed=ns.speed, fullscreen=ns.fullscreen, audio=not ns.mute,
+                   save_settings=False)
+    return RemoteApp(opts, table=table)

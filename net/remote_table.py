@@ -1,0 +1,383 @@
+"""The client's ``game.table.Table`` protocol over the network.
+
+:class:`RemoteTable` runs a :class:`~net.client.Client` on an asyncio loop in a background
+thread and offers the synchronous interface the pygame client polls every frame:
+
+- ``seat``, ``names``, ``hand_no``; ``view()`` (an engine ``PlayerView`` rebuilt from the
+  server's ``view`` notifications); ``submit(action)`` (one round trip; None or the server's
+  reason, e.g. the engine's ``IllegalAction`` text); ``poll()`` (engine events for this seat,
+  released together with the view that reflects them); ``next_hand()`` (sends ``ready``);
+  ``totals()``; ``close()``;
+- extras for the network: ``ready()``, ``set_auto()``/``auto``, ``fill()``, ``list_ais()``,
+  ``sit()``, ``chat()``, ``table`` (last ``Table`` map), ``turn`` (last ``Turn`` map),
+  ``notices()`` (human-readable lines: auto-play switches, chat, reconnects), ``connected``,
+  ``wait_for_hand()``.
+
+A dropped connection is re-established with the reconnect token (``reconnect=True``); the
+next ``poll()`` then returns a :class:`Resynced` marker event and ``view()`` the server's
+snapshot. Names carry visible markers: `` [auto]`` while a seat is auto-played (托管) and
+`` [offline]`` while its player is disconnected.
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.events import Event
+
+from . import codec
+from .client import Client, ConnectionClosed, RemoteError
+from .protocol import ErrorCode
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Resynced(Event):
+    """Marker event: the view was replaced by a fresh snapshot (after a reconnect); events
+    in between were not seen. Clients should simply redraw from ``view()``."""
+
+    kind: ClassVar[str] = "resync"
+
+
+class RemoteTable:
+    """A table hosted elsewhere. Connects and says hello in the constructor.
+
+    Arguments: ``host``/``port`` of the server; ``name`` (display name); ``token`` (resume a
+    seat); ``seat`` (preferred seat); ``observer``; ``table`` (table name on a multi-table
+    host); ``host_key`` (host rights); ``timeout`` seconds for connecting and each request;
+    ``reconnect`` (retry with the token when the connection drops, for up to
+    ``reconnect_s`` seconds).
+
+    Raises ``OSError``/``TimeoutError`` when the host cannot be reached and
+    :class:`~net.client.RemoteError` when the hello is refused (version, token...).
+    """
+
+    def __init__(self, host: str, port: int, name: str, *, token: str | None = None,
+                 seat: int | None = None, observer: bool = False, table: str | None = None,
+                 host_key: str | None = None, timeout: float = 5.0, reconnect: bool = True,
+                 reconnect_s: float = 60.0) -> None:
+        self.host, self.port, self.name = host, port, name
+        self.timeout = timeout
+        self.reconnect = reconnect
+        self.reconnect_s = reconnect_s
+        self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key)
+        self._lock = threading.Lock()
+        self._client: Client | None = None
+        self._view: Any = None
+        self._pending: list[tuple[int, Any]] = []  # (n, event) waiting for their view
+        self._outbox: list[Any] = []
+        self._notices: list[str] = []
+        self._events_seen = -1
+        self._hand_seen = 0
+        self.table: dict[str, Any] = {}
+        self.turn: dict[str, Any] | None = None
+        self.seat: int | None = None
+        self.token: str | None = token
+        self.host_rights = False
+        self.closed = False
+        self.connected = False
+        self.goodbye: dict[str, Any] | None = None
+        self._hand_event = threading.Event()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="hongwu-net",
+                                        daemon=True)
+        self._thread.start()
+        try:
+            self._run(self._connect(token), timeout * 2 + 1)
+        except BaseException:
+            self._stop_loop()
+            raise
+
+    # ------------------------------------------------------------------ loop helpers
+    def _run(self, coro: Any, timeout: float) -> Any:
+        fut = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        try:
+            return fut.result(timeout)
+        except concurrent.futures.TimeoutError:
+            fut.cancel()
+            raise TimeoutError("the host did not answer in time") from None
+
+    async def _connect(self, token: str | None) -> None:
+        client = await Client.connect(self.host, self.port, timeout=self.timeout)
+        client.on_notification = self._on_notification
+        try:
+            welcome = await client.hello(self.name, token=token, timeout=self.timeout,
+                                         **self._hello_args)
+        except BaseException:
+            await client.close()
+            raise
+        self._client = client
+        snap = welcome["snapshot"]
+        with self._lock:
+            self.seat = welcome["seat"]
+            self.token = welcome["token"]
+            self.host_rights = welcome["host"]
+            self.table = snap["table"]
+            self.turn = snap["turn"]
+            self.connected = True
+            if snap["view"] is not None:
+                self._set_view(snap["table"]["hand_no"], snap["events"], snap["view"],
+                               resync=self._view is not None)
+        self._loop.create_task(self._watch(client))
+        log.info("joined %s:%d as %s (seat %s)", self.host, self.port, self.name, self.seat)
+
+    async def _watch(self, client: Client) -> None:
+        await client.closed.wait()
+        with self._lock:
+            self.connected = False
+            self.goodbye = client.goodbye
+        if self.closed:
+            return
+        code = (client.goodbye or {}).get("code")
+        if not self.reconnect or self.token is None or code in (
+                ErrorCode.REPLACED, ErrorCode.LEAVING, ErrorCode.VERSION_MISMATCH):
+            self._notice(f"disconnected from the host: {(client.goodbye or {}).get('message', 'connection lost')}")
+            return
+        self._notice("connection lost; reconnecting...")
+        deadline = time.monotonic() + self.reconnect_s
+        delay = 0.25
+        while not self.closed and time.monotonic() < deadline:
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 4.0)
+            try:
+                await self._connect(self.token)
+                self._notice("reconnected")
+                return
+            except RemoteError as exc:
+                self._notice(f"reconnect refused: {exc.message}")
+                return
+            except (OSError, asyncio.TimeoutError, ConnectionClosed) as exc:
+                log.info("reconnect failed: %r", exc)
+        self._notice("could not reconnect to the host")
+
+    def _notice(self, text: str) -> None:
+        with self._lock:
+            self._notices.append(text)
+        log.info("%s", text)
+
+    # ------------------------------------------------------------------ notifications
+    def _on_notification(self, method: str, params: dict[str, Any]) -> bool:
+        """Runs in the network thread; returns True (nothing is queued in the client)."""
+        try:
+            if method == "event":
+                ev = codec.event_in(params["event"])
+                with self._lock:
+                    self._pending.append((params["n"], ev))
+            elif method == "view":
+                with self._lock:
+                    self._set_view(params["hand_no"], params["events"], params["view"])
+            elif method == "table":
+                with self._lock:
+                    self.table = params["table"]
+            elif method == "turn":
+                with self._lock:
+                    self.turn = params["turn"]
+            elif method == "auto":
+                who = self._seat_label(params["seat"])
+                state = "on" if params["on"] else "off"
+                self._notice(f"auto-play {state} for {who} ({params['reason']})")
+            elif method == "chat":
+                self._notice(f"{params['name']}: {params['text']}")
+            elif method == "goodbye":
+                self.goodbye = params.get("error")
+        except Exception:
+            log.exception("bad %s notification from the host", method)
+        return True
+
+    def _set_view(self, hand_no: int, events: int, wire_view: dict[str, Any],
+                  resync: bool = False) -> None:
+        """Install a new view and release the events it reflects (lock held)."""
+        self._view = codec.view_in(wire_view)
+        if resync:
+            self._pending = []
+        if hand_no != self._hand_seen:
+            self._hand_seen = hand_no
+            self._hand_event.set()
+        ready = [ev for n, ev in self._pending if n < events]
+        self._pending = [(n, ev) for n, ev in self._pending if n >= events]
+        self._outbox.extend(ready)
+        if resync:
+            self._outbox.append(Resynced())
+        self._events_seen = events
+
+    def _seat_label(self, seat: int) -> str:
+        if seat == self.seat:
+            return "you"
+        seats = self.table.get("seats") or []
+        name = seats[seat].get("name") if seat < len(seats) else None
+        return name or f"seat {seat}"
+
+    # ------------------------------------------------------------------ Table protocol
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Four display names with markers (`` [auto]``, `` [offline]``)."""
+        seats = self.table.get("seats") or []
+        out = []
+        for i in range(4):
+            s = seats[i] if i < len(seats) else {}
+            name = s.get("name") or f"seat {i}"
+            if s.get("kind") == "human":
+                if not s.get("connected", True):
+                    name += " [offline]"
+                elif s.get("auto"):
+                    name += " [auto]"
+            out.append(name)
+        return tuple(out)
+
+    @property
+    def hand_no(self) -> int:
+        """Hands started at the table (1 for the first)."""
+        return int(self.table.get("hand_no", 0))
+
+    @property
+    def auto(self) -> bool:
+        """True while the own seat is auto-played (托管)."""
+        seats = self.table.get("seats") or []
+        if self.seat is None or self.seat >= len(seats):
+            return False
+        return bool(seats[self.seat].get("auto"))
+
+    def view(self) -> Any:
+        """The latest ``PlayerView`` (an empty lobby view before the first hand)."""
+        with self._lock:
+            if self._view is None:
+                return self._lobby_view()
+            return self._view
+
+    def _lobby_view(self) -> Any:
+        from engine.ruleset import hongwu
+        from engine.state import Phase, PlayerView
+
+        decks = int(self.table.get("decks", 2))
+        rs = codec.ruleset_in(decks, self.table.get("options") or {}) if self.table \
+            else hongwu(2)
+        return PlayerView(
+            seat=self.seat, phase=Phase.DEAL, ruleset=rs, hand_no=0, first_bidder=0, bids=(),
+            legal_bid_amounts=(), dealer=None, bid=None, trump=None, to_act=None, hand=(),
+            hand_sizes=(0, 0, 0, 0), kitty=None, buried=None, trick_no=1, trick_leader=None,
+            current_trick=(), tricks=(), points_won=(0, 0, 0, 0), red_fives=(),
+            failed_throws=(), settlement=None)
+
+    def submit(self, action: Any) -> str | None:
+        """Send an engine action of the own seat; None when the host accepted it, else why not
+        (the engine's reason for an illegal action). Never raises."""
+        if self.seat is None:
+            return "you are watching, not playing"
+        if getattr(action, "seat", None) != self.seat:
+            return "that seat is not yours"
+        try:
+            method, params = codec.action_out(action)
+        except TypeError as exc:
+            return str(exc)
+        return self._request(method, params)[1]
+
+    def _request(self, method: str, params: dict[str, Any] | None = None) -> tuple[Any, str | None]:
+        """(result, None) or (None, reason)."""
+        client = self._client
+        if self.closed:
+            return None, "the table is closed"
+        if client is None or client.closed.is_set():
+            return None, "not connected to the host"
+        try:
+            return self._run(client.call(method, params or {}, timeout=self.timeout),
+                             self.timeout + 1), None
+        except RemoteError as exc:
+            return None, exc.message
+        except (ConnectionClosed, OSError) as exc:
+            return None, f"connection lost: {exc}"
+        except TimeoutError:
+            return None, "the host did not answer in time"
+
+    def poll(self) -> list[Any]:
+        """Engine events (filtered for this seat by the host) since the last call."""
+        with self._lock:
+            out, self._outbox = self._outbox, []
+        return out
+
+    def next_hand(self) -> str | None:
+        """Say ready for the next hand (the host deals when all four are ready)."""
+        if self.seat is None:
+            return None
+        v = self._view
+        if v is not None and v.phase.value != "settle":
+            return "the hand is not over"
+        return self._request("ready", {"ready": True})[1]
+
+    def totals(self) -> tuple[int, ...]:
+        """Game points per seat accumulated at this table."""
+        seats = self.table.get("seats") or []
+        return tuple(int(s.get("score", 0)) for s in seats) if len(seats) == 4 else (0, 0, 0, 0)
+
+    def close(self) -> None:
+        """Leave the table (``bye``) and stop the network thread."""
+        if self.closed:
+            return
+        self.closed = True
+        client = self._client
+        if client is not None and self._loop.is_running():
+            try:
+                self._run(client.bye(timeout=1.0), 3.0)
+            except Exception:
+                pass
+        self._stop_loop()
+
+    def _stop_loop(self) -> None:
+        async def _cancel_all() -> None:
+            for t in asyncio.all_tasks():
+                if t is not asyncio.current_task():
+                    t.cancel()
+
+        if self._loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(_cancel_all(), self._loop).result(2)
+            except Exception:
+                pass
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=3)
+        if not self._loop.is_running():
+            self._loop.close()
+
+    # ------------------------------------------------------------------ network extras
+    def ready(self, ready: bool = True) -> str | None:
+        """Mark the own seat (not) ready; None or why not."""
+        return self._request("ready", {"ready": ready})[1]
+
+    def set_auto(self, on: bool) -> str | None:
+        """Turn auto-play (托管) of the own seat on or off; None or why not."""
+        return self._request("auto", {"on": on})[1]
+
+    def fill(self, seat: int, ai: str | None) -> str | None:
+        """Seat the AI ``ai`` at ``seat`` (None removes an AI); None or why not."""
+        return self._request("fill", {"seat": seat, "ai": ai})[1]
+
+    def list_ais(self) -> list[dict[str, str]]:
+        """The host's AIs (``AI`` maps); empty on error."""
+        result, _err = self._request("list_ais")
+        return list(result or [])
+
+    def sit(self, seat: int) -> str | None:
+        """Move to a free seat between hands; None or why not."""
+        result, err = self._request("sit", {"seat": seat})
+        if err is None:
+            self.seat, self.token = result["seat"], result["token"]
+        return err
+
+    def chat(self, text: str) -> str | None:
+        """Say ``text`` to the table; None or why not."""
+        return self._request("chat", {"text": text})[1]
+
+    def notices(self) -> list[str]:
+        """Human-readable lines since the last call (auto-play, chat, connection)."""
+        with self._lock:
+            out, self._notices = self._notices, []
+        return out
+
+    def wait_for_hand(self, timeout: float) -> bool:
+        """Block up to ``timeout`` seconds until a hand has been dealt; True if one was."""
+        return self._hand_event.wait(timeout)

@@ -1,0 +1,1041 @@
+"""The authoritative asyncio host: tables, seats, turn timers, auto-play, per-seat views.
+
+One :class:`Server` listens on a TCP port and hosts one or more :class:`Room` (a table with
+four seats and any number of observers). Each connection is a :class:`Session`. The engine's
+``Game`` lives only here; every session receives only what its seat may see: events through
+``Event.for_seat(seat)`` and its ``game.view(seat)`` (observers: seat None). The full state is
+never sent.
+
+Robustness rules (PROTOCOL.md "Limits"): a frame over the size limit, bytes that are not msgpack,
+or a document that is not a message close that connection (after a ``goodbye``); a bad request
+is answered with an error; floods are answered RATE_LIMITED and, far beyond the limit,
+disconnected; a client that does not read is dropped. None of this touches other sessions.
+
+Example (inside a coroutine)::
+
+    server = Server(ServerConfig(bind="127.0.0.1", port=0))
+    await server.start()          # server.port is the bound port
+    ...
+    await server.close()
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import itertools
+import logging
+import random
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.ruleset import hongwu
+from engine.state import ChooseTrump, Game, IllegalAction, Phase
+
+from . import codec, framing, protocol
+from .ai import AIProvider
+from .protocol import ErrorCode, ProtocolError, PROTOCOL_VERSION
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = f"hongwu-host/{PROTOCOL_VERSION}"
+
+
+# ============================================================================ configuration
+@dataclass
+class Timers:
+    """Turn time limits in seconds per phase (0 = no limit). Trump: RULES §3 (30 s, then ♠)."""
+
+    bid: float = 20.0
+    trump: float = 30.0
+    bury: float = 60.0
+    play: float = 20.0
+
+    def for_phase(self, phase: Phase) -> float:
+        """Seconds allowed for a turn in ``phase`` (0 for phases without turns)."""
+        return float(getattr(self, phase.value, 0.0) or 0.0)
+
+    def to_wire(self) -> dict[str, float]:
+        """The ``Timers`` map."""
+        return {"bid": float(self.bid), "trump": float(self.trump), "bury": float(self.bury),
+                "play": float(self.play)}
+
+
+@dataclass
+class TableConfig:
+    """One table's settings.
+
+    ``name`` (≤ 24 chars); ``decks`` 2 or 3; ``options`` rule options (RuleOptions names);
+    ``timers``; ``seed`` (int: reproducible deals; None: random); ``ai_delay_s`` seconds an
+    AI seat waits before acting (so people can follow); ``auto_delay_s`` seconds auto-play waits
+    for a human seat (a chance to act first); ``ai_budget_s`` seconds per AI decision;
+    ``auto_ai`` AI used for 托管 (None: ``basic`` or the fallback); ``fill_policy`` ``"host"``
+    (only the host may seat AIs) or ``"anyone"``; ``max_observers``; ``ai_seats`` seats
+    filled with an AI at start (``{seat: ai_name}``); ``max_hands`` hands after which no new
+    hand is dealt (None: no limit).
+    """
+
+    name: str = "Hong Wu"
+    decks: int = 2
+    options: dict[str, Any] = field(default_factory=dict)
+    timers: Timers = field(default_factory=Timers)
+    seed: int | None = None
+    ai_delay_s: float = 0.6
+    auto_delay_s: float = 1.0
+    ai_budget_s: float = 2.0
+    auto_ai: str | None = None
+    fill_policy: str = "host"
+    max_observers: int = 32
+    ai_seats: dict[int, str] = field(default_factory=dict)
+    max_hands: int | None = None
+
+
+@dataclass
+class ServerConfig:
+    """Server settings.
+
+    ``bind`` address (tests: ``"127.0.0.1"``) and ``port`` (0 = ephemeral); ``tables``;
+    ``max_frame`` bytes per frame; ``rate`` messages/second sustained and ``burst`` messages
+    per connection (token bucket); ``flood`` dropped messages tolerated in a row before the
+    connection is closed; ``hello_timeout`` / ``idle_timeout`` seconds; ``max_connections``;
+    ``max_write_buffer`` bytes queued to a client before it is dropped as too slow;
+    ``host_key`` (None: a random one, see :attr:`Server.host_key`).
+    """
+
+    bind: str = "0.0.0.0"
+    port: int = protocol.DEFAULT_PORT
+    tables: list[TableConfig] = field(default_factory=lambda: [TableConfig()])
+    max_frame: int = framing.MAX_FRAME
+    rate: float = 50.0
+    burst: float = 200.0
+    flood: float = 200.0
+    hello_timeout: float = 10.0
+    idle_timeout: float = 120.0
+    max_connections: int = 512
+    max_write_buffer: int = 1 << 20
+    host_key: str | None = None
+
+
+def clean_name(name: str, fallback: str = "player") -> str:
+    """A display name without control characters, trimmed to ``protocol.NAME_MAX``."""
+    text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
+    return text[: protocol.NAME_MAX] or fallback
+
+
+# ============================================================================ seats / rooms
+@dataclass
+class SeatState:
+    """One seat of a room. ``kind`` empty/human/ai; ``token`` the reconnect token of the human
+    holding it; ``session`` the connected session (None when disconnected); ``auto`` whether
+    the seat is auto-played now and ``auto_reason`` why."""
+
+    index: int
+    kind: str = "empty"
+    name: str | None = None
+    ai_name: str | None = None
+    token: str | None = None
+    session: "Session | None" = None
+    ready: bool = False
+    auto: bool = False
+    auto_reason: str | None = None
+    score: int = 0
+    player: Any = None  # AI player for kind "ai" or for auto-play of a human seat
+    left: bool = False  # the player said bye during a hand: free the seat after it
+
+    def to_wire(self) -> dict[str, Any]:
+        """The ``Seat`` map."""
+        return {
+            "seat": self.index, "kind": self.kind, "name": self.name, "ai": self.ai_name,
+            "ready": self.kind == "ai" or self.ready,
+            "connected": self.kind == "ai" or self.session is not None,
+            "auto": self.kind == "ai" or self.auto, "score": self.score,
+        }
+
+    def clear(self) -> None:
+        """Back to an empty seat (the score stays with the seat)."""
+        if self.player is not None and hasattr(self.player, "close"):
+            try:
+                self.player.close()
+            except Exception:  # pragma: no cover - an AI's problem
+                log.exception("closing an AI player failed")
+        self.kind, self.name, self.ai_name, self.token = "empty", None, None, None
+        self.session, self.ready, self.auto, self.auto_reason, self.player = (
+            None, False, False, None, None)
+        self.left = False
+
+
+class Room:
+    """One table: four seats, observers, the current ``Game`` and the turn machinery.
+
+    All methods run in the event loop thread. Methods called on behalf of a session raise
+    :class:`ProtocolError` for requests that cannot be granted; they never raise anything else
+    for bad input.
+    """
+
+    def __init__(self, server: "Server", config: TableConfig) -> None:
+        self.server = server
+        self.config = config
+        self.name = clean_name(config.name, "Hong Wu")
+        self.ruleset = hongwu(config.decks, **config.options)
+        self.seats = [SeatState(i) for i in range(4)]
+        self.observers: set[Session] = set()
+        self.game: Game | None = None
+        self.hand_no = 0
+        self.rng = random.Random(config.seed if config.seed is not None
+                                 else random.SystemRandom().getrandbits(64))
+        self.turn_id = 0
+        self.deadline: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._ai_task: asyncio.Task[None] | None = None
+        self._start_handle: asyncio.Handle | None = None
+        self.closed = False
+        for seat, ai in config.ai_seats.items():
+            self._seat_ai(seat, ai)
+
+    # ------------------------------------------------------------------ info
+    @property
+    def in_hand(self) -> bool:
+        """True while a hand is being played."""
+        return self.game is not None and self.game.phase is not Phase.SETTLE
+
+    def sessions(self) -> list["Session"]:
+        """Every connected session of this room (seated first, then observers)."""
+        out = [s.session for s in self.seats if s.session is not None]
+        out.extend(self.observers)
+        return out
+
+    def table_wire(self) -> dict[str, Any]:
+        """The ``Table`` map."""
+        return {
+            "name": self.name, "decks": self.ruleset.decks,
+            "options": codec.options_out(self.ruleset), "hand_no": self.hand_no,
+            "in_hand": self.in_hand, "seats": [s.to_wire() for s in self.seats],
+            "observers": len(self.observers), "timers": self.config.timers.to_wire(),
+            "fill": self.config.fill_policy,
+        }
+
+    def summary(self) -> dict[str, Any]:
+        """The ``TableSummary`` map."""
+        return {"name": self.name, "decks": self.ruleset.decks,
+                "free_seats": sum(s.kind == "empty" for s in self.seats),
+                "in_hand": self.in_hand}
+
+    def turn_wire(self) -> dict[str, Any] | None:
+        """The ``Turn`` map (None before the first hand)."""
+        g = self.game
+        if g is None:
+            return None
+        seat = g.to_act
+        left = None
+        if self.deadline is not None:
+            left = max(0.0, round(self.deadline - self.server.loop.time(), 3))
+        auto = seat is not None and (self.seats[seat].kind == "ai" or self.seats[seat].auto)
+        return {"hand_no": self.hand_no, "phase": g.phase.value, "seat": seat,
+                "timeout": left, "auto": bool(auto)}
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The ``Snapshot`` map for ``seat`` (None: observer)."""
+        g = self.game
+        return {
+            "table": self.table_wire(),
+            "view": None if g is None else codec.view_out(g.view(seat)),
+            "turn": self.turn_wire(),
+            "events": 0 if g is None else len(g.events),
+        }
+
+    # ------------------------------------------------------------------ joining
+    def join(self, session: "Session", name: str, seat: int | None, observer: bool) -> None:
+        """Seat ``session`` (the wished seat if free, else the first free one) or make it an
+        observer (asked for, or no free seat). Raises TABLE_FULL when observers are full too."""
+        if not observer:
+            free = [s.index for s in self.seats if s.kind == "empty"]
+            if seat is not None and seat in free:
+                free = [seat]
+            if free:
+                st = self.seats[free[0]]
+                st.kind, st.name, st.session = "human", name, session
+                st.token = secrets.token_urlsafe(18)
+                st.ready, st.auto, st.auto_reason = False, False, None
+                session.seat, session.token = st.index, st.token
+                log.info("%s: %s sits at seat %d (session %d)", self.name, name, st.index,
+                         session.sid)
+                self.broadcast_table()
+                return
+        if len(self.observers) >= self.config.max_observers:
+            raise ProtocolError(ErrorCode.TABLE_FULL, "no free seat and no room to watch")
+        self.observers.add(session)
+        session.seat, session.token = None, None
+        log.info("%s: %s watches (session %d)", self.name, name, session.sid)
+        self.broadcast_table()
+
+    def resume(self, session: "Session", token: str, name: str) -> None:
+        """Give ``session`` the seat that ``token`` names (a reconnect). A session still
+        holding it is told REPLACED and closed. Raises BAD_TOKEN."""
+        st = next((s for s in self.seats if s.token is not None and
+                   secrets.compare_digest(s.token, token)), None)
+        if st is None or st.kind != "human":
+            raise ProtocolError(ErrorCode.BAD_TOKEN)
+        old = st.session
+        st.session = None
+        if old is not None and old is not session:
+            old.seat = None
+            old.room = None
+            old.close(ErrorCode.REPLACED)
+        st.session, st.name = session, name
+        session.seat, session.token = st.index, st.token
+        log.info("%s: %s resumes seat %d (session %d)", self.name, name, st.index, session.sid)
+        if st.auto and st.auto_reason in ("disconnect", None):
+            self._set_auto(st, False, "reconnect")
+        self.broadcast_table()
+
+    def detach(self, session: "Session") -> None:
+        """The connection of ``session`` ended. A player who said ``bye`` gives the seat up
+        (after the current hand, auto-played until then). Otherwise the seat stays reserved
+        for its token: auto-played during a hand, not ready between hands."""
+        self.observers.discard(session)
+        seat = session.seat
+        if seat is None or self.seats[seat].session is not session:
+            self.broadcast_table()
+            return
+        st = self.seats[seat]
+        st.session = None
+        st.ready = False
+        if session.leaving:
+            if not self.in_hand:
+                score = st.score
+                st.clear()
+                st.score = score
+                log.info("%s: seat %d left", self.name, seat)
+                self.broadcast_table()
+                return
+            st.left = True
+        log.info("%s: seat %d (%s) disconnected", self.name, seat, st.name)
+        if self.in_hand and not st.auto:
+            self._set_auto(st, True, "disconnect")
+        self.broadcast_table()
+
+    # ------------------------------------------------------------------ lobby requests
+    def sit(self, session: "Session", seat: int, name: str) -> dict[str, Any]:
+        """Move ``session`` to the free ``seat`` (observers take it; players move)."""
+        if self.in_hand:
+            raise ProtocolError(ErrorCode.HAND_IN_PROGRESS)
+        if session.seat == seat:
+            return self.table_wire()
+        target = self.seats[seat]
+        if target.kind != "empty":
+            raise ProtocolError(ErrorCode.SEAT_TAKEN)
+        if session.seat is not None:
+            old = self.seats[session.seat]
+            target.kind, target.name, target.token, target.session = (
+                "human", old.name, old.token, session)
+            target.ready = False
+            old_score = old.score
+            old.clear()
+            old.score = old_score
+        else:
+            self.observers.discard(session)
+            target.kind, target.name, target.session = "human", name, session
+            target.token = secrets.token_urlsafe(18)
+            target.ready = False
+        session.seat, session.token = seat, target.token
+        self.broadcast_table()
+        return self.table_wire()
+
+    def stand(self, session: "Session") -> dict[str, Any]:
+        """Give up the seat and watch."""
+        if self.in_hand:
+            raise ProtocolError(ErrorCode.HAND_IN_PROGRESS)
+        st = self.seats[session.seat]  # type: ignore[index]
+        st.clear()
+        session.seat, session.token = None, None
+        self.observers.add(session)
+        self.broadcast_table()
+        return self.table_wire()
+
+    def ready(self, session: "Session", ready: bool) -> dict[str, Any]:
+        """Mark the seat (not) ready; starts a hand when all four are ready."""
+        st = self.seats[session.seat]  # type: ignore[index]
+        st.ready = bool(ready)
+        self.broadcast_table()
+        self._schedule_start()
+        return self.table_wire()
+
+    def fill(self, session: "Session", seat: int, ai: str | None) -> dict[str, Any]:
+        """Seat the AI ``ai`` at an empty or disconnected seat, or (``ai`` None) empty an AI
+        seat. Between hands only; host only unless ``fill_policy`` is ``"anyone"``."""
+        if not session.host and self.config.fill_policy != "anyone":
+            raise ProtocolError(ErrorCode.FORBIDDEN)
+        if self.in_hand:
+            raise ProtocolError(ErrorCode.HAND_IN_PROGRESS)
+        st = self.seats[seat]
+        if ai is None:
+            if st.kind != "ai":
+                raise ProtocolError(ErrorCode.SEAT_TAKEN, "that seat holds no AI")
+            score = st.score
+            st.clear()
+            st.score = score
+            self.broadcast_table()
+            return self.table_wire()
+        if st.kind == "human" and st.session is not None:
+            raise ProtocolError(ErrorCode.SEAT_TAKEN)
+        if not self.server.ai.exists(ai):
+            raise ProtocolError(ErrorCode.UNKNOWN_AI, f"no AI named {ai[:40]!r} on this host")
+        self._seat_ai(seat, ai)
+        self.broadcast_table()
+        self._schedule_start()
+        return self.table_wire()
+
+    def _seat_ai(self, seat: int, ai: str) -> None:
+        st = self.seats[seat]
+        score = st.score
+        st.clear()
+        st.score = score
+        st.kind, st.ai_name, st.name = "ai", ai, f"{ai} AI"
+        st.player = self.server.ai.make(ai, seat, self.config.ai_budget_s,
+                                        self.rng.getrandbits(32))
+        log.info("%s: seat %d is played by AI %s", self.name, seat, ai)
+
+    def set_auto(self, session: "Session", on: bool) -> dict[str, Any]:
+        """Turn auto-play of the session's seat on or off."""
+        st = self.seats[session.seat]  # type: ignore[index]
+        if st.auto != on:
+            self._set_auto(st, on, "request")
+        return {"seat": st.index, "auto": st.auto}
+
+    def chat(self, session: "Session", text: str) -> None:
+        """Relay a chat line to everyone at the table."""
+        text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
+        if text:
+            self.broadcast("chat", {"seat": session.seat, "name": session.name, "text": text})
+
+    # ------------------------------------------------------------------ actions
+    def act(self, session: "Session", method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Apply the action request ``method`` of the session's seat.
+
+        Raises NO_HAND, NOT_YOUR_TURN, WRONG_PHASE, BAD_PARAMS or ILLEGAL_ACTION (with the
+        engine's reason); on success the seat's auto-play (if on) is turned off.
+        """
+        g = self.game
+        seat = session.seat
+        if g is None or not self.in_hand:
+            raise ProtocolError(ErrorCode.NO_HAND)
+        if g.to_act != seat:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN,
+                                f"it is seat {g.to_act}'s turn, not seat {seat}'s")
+        if codec.METHOD_PHASES[method] is not g.phase:
+            raise ProtocolError(ErrorCode.WRONG_PHASE,
+                                f"{method} is not possible in the {g.phase.value} phase")
+        action = codec.action_in(method, params, seat)  # type: ignore[arg-type]
+        st = self.seats[seat]  # type: ignore[index]
+        was_auto = st.auto
+        st.auto = False  # so that a following turn of the same seat is not auto-played
+        try:
+            self.apply(action)
+        except IllegalAction as exc:
+            st.auto = was_auto
+            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(exc) or "illegal action") from None
+        if was_auto:
+            st.auto_reason = None
+            self._announce_auto(st, "action")
+        return {}
+
+    def apply(self, action: Any) -> None:
+        """Apply an engine action, send every session its events and view, then set up the
+        next turn. Raises ``IllegalAction`` (nothing changed then)."""
+        g = self.game
+        assert g is not None
+        start = len(g.events)
+        events = g.apply(action)
+        self._send_events(start, events)
+        if g.phase is Phase.SETTLE:
+            self._end_hand()
+        self._next_turn()
+
+    # ------------------------------------------------------------------ hands
+    def _schedule_start(self) -> None:
+        if self._start_handle is None and not self.closed:
+            self._start_handle = self.server.loop.call_soon(self._maybe_start)
+
+    def _maybe_start(self) -> None:
+        self._start_handle = None
+        if self.closed or self.in_hand:
+            return
+        if not all(s.kind == "ai" or (s.kind == "human" and s.ready) for s in self.seats):
+            return
+        if self.config.max_hands is not None and self.hand_no >= self.config.max_hands:
+            return
+        self.hand_no += 1
+        seed = self.rng.getrandbits(63)
+        self.game = Game.new(self.ruleset, seed, hand_no=self.hand_no)
+        log.info("%s: hand %d starts", self.name, self.hand_no)
+        self.broadcast_table()
+        self._send_events(0, self.game.events)
+        self._next_turn()
+
+    def _end_hand(self) -> None:
+        g = self.game
+        assert g is not None and g.settlement is not None
+        for st, gp in zip(self.seats, g.settlement.game_points):
+            st.score += gp
+            if st.kind == "human":
+                st.ready = False
+            if st.left and st.session is None:
+                score = st.score
+                st.clear()
+                st.score = score
+        log.info("%s: hand %d settled: %s", self.name, self.hand_no,
+                 list(g.settlement.game_points))
+        self.broadcast_table()
+        self._schedule_start()  # an all-AI table goes on by itself
+
+    # ------------------------------------------------------------------ turns
+    def _cancel_turn(self) -> None:
+        self.turn_id += 1
+        self.deadline = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._ai_task is not None and not self._ai_task.done():
+            self._ai_task.cancel()
+        self._ai_task = None
+
+    def _next_turn(self, announce: bool = True) -> None:
+        """Cancel the running timer/AI and set up the turn of ``game.to_act``."""
+        self._cancel_turn()
+        g = self.game
+        if g is None or self.closed:
+            return
+        seat = g.to_act
+        if seat is not None:
+            st = self.seats[seat]
+            if st.kind == "ai":
+                self._start_ai(seat, self.config.ai_delay_s)
+            elif st.auto:
+                self._start_ai(seat, self.config.auto_delay_s)
+            else:
+                limit = self.config.timers.for_phase(g.phase)
+                if limit > 0:
+                    loop = self.server.loop
+                    self.deadline = loop.time() + limit
+                    self._timer = loop.call_later(limit, self._on_timeout, self.turn_id)
+        if announce:
+            self.broadcast("turn", {"turn": self.turn_wire()})
+
+    def _on_timeout(self, turn_id: int) -> None:
+        if turn_id != self.turn_id or self.game is None or not self.in_hand:
+            return
+        g = self.game
+        seat = g.to_act
+        assert seat is not None
+        self._timer = None
+        log.info("%s: seat %d timed out in %s", self.name, seat, g.phase.value)
+        if g.phase is Phase.TRUMP:
+            try:
+                self.apply(ChooseTrump(seat, "S", timed_out=True))
+            except IllegalAction:  # pragma: no cover - the engine accepts ♠ always
+                log.exception("time-out trump rejected")
+            return
+        st = self.seats[seat]
+        self._set_auto(st, True, "timeout", reschedule=False)
+        self._cancel_turn()
+        self._start_ai(seat, 0.0)
+        self.broadcast("turn", {"turn": self.turn_wire()})
+
+    def _set_auto(self, st: SeatState, on: bool, reason: str, reschedule: bool = True) -> None:
+        """Switch auto-play of seat ``st``, tell everyone, and (``reschedule``) redo the
+        current turn if it is that seat's."""
+        st.auto, st.auto_reason = on, reason if on else None
+        self._announce_auto(st, reason)
+        if reschedule and self.in_hand and self.game is not None \
+                and self.game.to_act == st.index:
+            self._next_turn()
+
+    def _announce_auto(self, st: SeatState, reason: str) -> None:
+        log.info("%s: seat %d auto-play %s (%s)", self.name, st.index,
+                 "on" if st.auto else "off", reason)
+        self.broadcast("auto", {"seat": st.index, "on": st.auto, "reason": reason})
+        self.broadcast_table()
+
+    def _player_for(self, seat: int) -> Any:
+        st = self.seats[seat]
+        if st.player is None:
+            name = self.config.auto_ai or self.server.ai.default_name()
+            st.player = self.server.ai.make(name, seat, self.config.ai_budget_s,
+                                            self.rng.getrandbits(32))
+        return st.player
+
+    def _start_ai(self, seat: int, delay: float) -> None:
+        self._ai_task = self.server.loop.create_task(self._ai_move(seat, self.turn_id, delay))
+
+    async def _ai_move(self, seat: int, turn_id: int, delay: float) -> None:
+        try:
+            if delay > 0:
+                await asyncio.sleep(delay)
+            g = self.game
+            if turn_id != self.turn_id or g is None or g.to_act != seat:
+                return
+            view = g.view(seat)
+            player = self._player_for(seat)
+            action = await self.server.loop.run_in_executor(self.server.executor,
+                                                             player.act, view)
+            if turn_id != self.turn_id or self.game is not g or g.to_act != seat:
+                return
+            self._ai_task = None  # this move is done: apply() must not cancel itself
+            try:
+                self.apply(action)
+            except IllegalAction as exc:
+                log.warning("%s: engine rejected seat %d's AI action %r: %s", self.name, seat,
+                            action, exc)
+                fallback = getattr(player, "fallback_action", None)
+                alt = fallback(view, f"engine rejected the action: {exc}") if fallback else None
+                try:
+                    self.apply(alt if alt is not None else _first_legal(seat, view))
+                except IllegalAction:
+                    self.apply(_first_legal(seat, view))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("%s: AI move for seat %d failed", self.name, seat)
+
+    # ------------------------------------------------------------------ sending
+    def broadcast(self, method: str, params: dict[str, Any]) -> None:
+        """Send the same notification to every session of the room."""
+        data = framing.encode(protocol.notification(method, params), self.server.config.max_frame)
+        for s in self.sessions():
+            s.send_bytes(data)
+
+    def broadcast_table(self) -> None:
+        """Send every session the ``table`` notification."""
+        self.broadcast("table", {"table": self.table_wire()})
+
+    def _send_events(self, start: int, events: list[Any]) -> None:
+        """Send each session ``events`` (numbered from ``start``) as its seat may see them,
+        then its full view."""
+        g = self.game
+        assert g is not None
+        cache: dict[int | None, bytes] = {}
+        max_frame = self.server.config.max_frame
+        for s in self.sessions():
+            seat = s.seat
+            data = cache.get(seat)
+            if data is None:
+                parts = []
+                for i, ev in enumerate(events):
+                    seen = ev.for_seat(seat)
+                    if seen is None:
+                        continue
+                    parts.append(framing.encode(protocol.notification("event", {
+                        "hand_no": self.hand_no, "n": start + i,
+                        "event": codec.event_out(seen)}), max_frame))
+                parts.append(framing.encode(protocol.notification("view", {
+                    "hand_no": self.hand_no, "events": len(g.events),
+                    "view": codec.view_out(g.view(seat))}), max_frame))
+                data = cache[seat] = b"".join(parts)
+            s.send_bytes(data)
+
+    def close(self) -> None:
+        """Stop timers and AI tasks (server shutdown)."""
+        self.closed = True
+        self._cancel_turn()
+        if self._start_handle is not None:
+            self._start_handle.cancel()
+        for st in self.seats:
+            if st.player is not None and hasattr(st.player, "close"):
+                try:
+                    st.player.close()
+                except Exception:  # pragma: no cover
+                    pass
+
+
+def _first_legal(seat: int, view: Any) -> Any:
+    from .ai import FirstLegal
+
+    return FirstLegal(seat).act(view)
+
+
+# ============================================================================ sessions
+class Session:
+    """One client connection: decoding, rate limiting, dispatch, sending.
+
+    Attributes: ``sid`` (int), ``name``, ``room`` (after hello), ``seat`` (int or None),
+    ``token``, ``host`` (bool), ``peer`` (address tuple).
+    """
+
+    def __init__(self, server: "Server", reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter, sid: int) -> None:
+        self.server = server
+        self.reader = reader
+        self.writer = writer
+        self.sid = sid
+        self.peer = writer.get_extra_info("peername")
+        self.decoder = framing.Decoder(server.config.max_frame)
+        self.name = "?"
+        self.room: Room | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.host = False
+        self.closing = False
+        self.leaving = False
+        cfg = server.config
+        self._tokens = cfg.burst
+        self._last = server.loop.time()
+        self.dropped = 0
+
+    # ------------------------------------------------------------------ sending
+    def send_bytes(self, data: bytes) -> None:
+        """Queue encoded frames; drop the connection if the client is not reading."""
+        if self.closing:
+            return
+        transport = self.writer.transport
+        if transport is None or transport.is_closing():
+            return
+        if transport.get_write_buffer_size() + len(data) > self.server.config.max_write_buffer:
+            log.warning("session %d: client too slow, dropping it", self.sid)
+            self.closing = True
+            transport.abort()
+            return
+        self.writer.write(data)
+
+    def send(self, message: list[Any]) -> None:
+        """Encode and queue one message."""
+        try:
+            data = framing.encode(message, self.server.config.max_frame)
+        except framing.FrameTooLarge:  # pragma: no cover - our own messages are small
+            log.exception("session %d: outgoing message too large", self.sid)
+            data = framing.encode(protocol.response(message[1], ProtocolError(
+                ErrorCode.INTERNAL, "answer too large").to_wire()))
+        self.send_bytes(data)
+
+    def notify(self, method: str, params: dict[str, Any]) -> None:
+        """Send one notification."""
+        self.send(protocol.notification(method, params))
+
+    def close(self, code: ErrorCode, message: str | None = None) -> None:
+        """Say ``goodbye`` with ``code`` and close the connection (once)."""
+        if self.closing:
+            return
+        err = ProtocolError(code, message)
+        log.info("session %d (%s): closing: %s", self.sid, self.name, err)
+        self.notify("goodbye", {"error": err.to_wire()})
+        self.closing = True
+        try:
+            self.writer.close()
+        except Exception:  # pragma: no cover
+            pass
+
+    # ------------------------------------------------------------------ reading
+    def _allow(self) -> int:
+        """Token bucket: 1 allowed, 0 rate limited, -1 flood (close)."""
+        cfg = self.server.config
+        now = self.server.loop.time()
+        self._tokens = min(cfg.burst, self._tokens + (now - self._last) * cfg.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            self.dropped = 0
+            return 1
+        self.dropped += 1
+        return -1 if self.dropped > cfg.flood else 0
+
+    async def run(self) -> None:
+        """Serve the connection until it ends; never raises."""
+        cfg = self.server.config
+        try:
+            while not self.closing:
+                timeout = cfg.hello_timeout if self.room is None else cfg.idle_timeout
+                try:
+                    data = await asyncio.wait_for(self.reader.read(65536), timeout)
+                except asyncio.TimeoutError:
+                    self.close(ErrorCode.TIMEOUT, "no hello in time" if self.room is None
+                               else "idle too long")
+                    break
+                if not data:
+                    break
+                try:
+                    docs = self.decoder.feed(data)
+                except framing.FrameError as exc:
+                    self.close(ErrorCode(exc.code), exc.message)
+                    break
+                for doc in docs:
+                    if self.closing:
+                        break
+                    self._handle(doc)
+                if not self.closing and self._must_drain():
+                    # Back-pressure: stop reading this client until it reads its answers.
+                    try:
+                        await asyncio.wait_for(self.writer.drain(), cfg.idle_timeout)
+                    except asyncio.TimeoutError:
+                        self.close(ErrorCode.SLOW_CONSUMER)
+                        break
+        except (ConnectionError, OSError) as exc:
+            log.debug("session %d: connection error %r", self.sid, exc)
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # pragma: no cover - a bug: drop this client, keep the server
+            log.exception("session %d: unexpected error", self.sid)
+        finally:
+            self._finish()
+
+    def _must_drain(self) -> bool:
+        t = self.writer.transport
+        return t is not None and not t.is_closing() and t.get_write_buffer_size() > 65536
+
+    def _finish(self) -> None:
+        self.closing = True
+        room = self.room
+        self.room = None
+        if room is not None:
+            try:
+                room.detach(self)
+            except Exception:  # pragma: no cover
+                log.exception("session %d: detach failed", self.sid)
+        try:
+            self.writer.close()
+        except Exception:  # pragma: no cover
+            pass
+        self.server._forget(self)
+
+    def _handle(self, doc: Any) -> None:
+        allowed = self._allow()
+        if allowed < 0:
+            self.close(ErrorCode.FLOOD)
+            return
+        try:
+            msg = protocol.parse_message(doc)
+        except ProtocolError as exc:
+            self.close(exc.code, exc.message)
+            return
+        if not isinstance(msg, protocol.Request):
+            log.debug("session %d: ignoring a %s from the client", self.sid,
+                      type(msg).__name__)
+            return
+        if not allowed:
+            self.send(protocol.response(msg.msgid, ProtocolError(
+                ErrorCode.RATE_LIMITED).to_wire()))
+            return
+        try:
+            result = self._dispatch(msg)
+        except ProtocolError as exc:
+            self.send(protocol.response(msg.msgid, exc.to_wire()))
+            if exc.fatal:
+                self.close(exc.code, exc.message)
+            return
+        except Exception:
+            log.exception("session %d: %s failed", self.sid, msg.method)
+            self.send(protocol.response(msg.msgid, ProtocolError(ErrorCode.INTERNAL).to_wire()))
+            return
+        self.send(protocol.response(msg.msgid, None, result))
+        if msg.method == "bye":
+            self.close(ErrorCode.LEAVING, "bye")
+
+    def _dispatch(self, req: protocol.Request) -> Any:
+        params = protocol.validate_request(req)
+        method = protocol.METHODS[req.method]
+        if method.after_hello and self.room is None:
+            raise ProtocolError(ErrorCode.HELLO_REQUIRED)
+        if method.seated and self.seat is None:
+            raise ProtocolError(ErrorCode.NOT_SEATED)
+        return getattr(self, "rpc_" + req.method)(params)
+
+    # ------------------------------------------------------------------ methods
+    def rpc_hello(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Open the session (see PROTOCOL.md ``hello``)."""
+        if self.room is not None:
+            raise ProtocolError(ErrorCode.ALREADY_HELLO)
+        if p["protocol"] != PROTOCOL_VERSION:
+            raise ProtocolError(ErrorCode.VERSION_MISMATCH,
+                                f"this server speaks protocol {PROTOCOL_VERSION}, "
+                                f"not {p['protocol']}", fatal=True)
+        room = self.server.room(p.get("table"))
+        name = clean_name(p["name"])
+        self.name = name
+        key = p.get("host_key")
+        self.host = bool(key) and secrets.compare_digest(str(key), self.server.host_key)
+        resumed = False
+        if p.get("token"):
+            room.resume(self, p["token"], name)
+            resumed = True
+        else:
+            room.join(self, name, p.get("seat"), bool(p.get("observer")))
+        self.room = room
+        return {
+            "protocol": PROTOCOL_VERSION, "server": SERVER_NAME, "session": self.sid,
+            "token": self.token, "seat": self.seat, "host": self.host, "resumed": resumed,
+            "snapshot": room.snapshot(self.seat),
+        }
+
+    def rpc_tables(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """Summaries of every table."""
+        return [r.summary() for r in self.server.rooms]
+
+    def rpc_ping(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Liveness: the server's wall clock."""
+        return {"time": time.time()}
+
+    def rpc_sit(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Take a free seat."""
+        assert self.room is not None
+        table = self.room.sit(self, p["seat"], self.name)
+        return {"seat": self.seat, "token": self.token, "table": table}
+
+    def rpc_stand(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Leave the seat, keep watching."""
+        assert self.room is not None
+        return self.room.stand(self)
+
+    def rpc_ready(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Ready for the next hand."""
+        assert self.room is not None
+        return self.room.ready(self, p["ready"])
+
+    def rpc_fill(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Seat or remove an AI."""
+        assert self.room is not None
+        return self.room.fill(self, p["seat"], p["ai"])
+
+    def rpc_list_ais(self, p: dict[str, Any]) -> list[dict[str, str]]:
+        """The host's AIs."""
+        return self.server.ai.list()
+
+    def _act(self, method: str, p: dict[str, Any]) -> dict[str, Any]:
+        assert self.room is not None
+        return self.room.act(self, method, p)
+
+    def rpc_bid(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Bid or pass."""
+        return self._act("bid", p)
+
+    def rpc_trump(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Name trump."""
+        return self._act("trump", p)
+
+    def rpc_bury(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Bury the kitty."""
+        return self._act("bury", p)
+
+    def rpc_play(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Lead or follow."""
+        return self._act("play", p)
+
+    def rpc_auto(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Auto-play on/off."""
+        assert self.room is not None
+        return self.room.set_auto(self, p["on"])
+
+    def rpc_snapshot(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Everything this session may see now."""
+        assert self.room is not None
+        return self.room.snapshot(self.seat)
+
+    def rpc_chat(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Say something to the table."""
+        assert self.room is not None
+        self.room.chat(self, p["text"])
+        return {}
+
+    def rpc_bye(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Leave (the connection closes after the answer; the seat is given up)."""
+        self.leaving = True
+        return {}
+
+
+# ============================================================================ server
+class Server:
+    """The host: a TCP listener and its rooms.
+
+    Arguments: ``config`` (:class:`ServerConfig`), ``ai`` (:class:`~net.ai.AIProvider`;
+    default: plugins when installed). Attributes after :meth:`start`: ``port`` (bound TCP
+    port), ``rooms``, ``host_key`` (grants host rights in ``hello``), ``sessions``.
+    """
+
+    def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None) -> None:
+        self.config = config or ServerConfig()
+        self.ai = ai or AIProvider()
+        self.host_key = self.config.host_key or secrets.token_urlsafe(18)
+        self.rooms: list[Room] = []
+        self.sessions: set[Session] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._server: asyncio.base_events.Server | None = None
+        self._ids = itertools.count(1)
+        self.executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=4, thread_name_prefix="hongwu-host-ai")
+        self.port: int | None = None
+        self.loop: asyncio.AbstractEventLoop = None  # type: ignore[assignment]
+
+    def room(self, name: str | None) -> Room:
+        """The room called ``name`` (None: the first). Raises UNKNOWN_TABLE."""
+        if name is None:
+            return self.rooms[0]
+        for r in self.rooms:
+            if r.name == name:
+                return r
+        raise ProtocolError(ErrorCode.UNKNOWN_TABLE, f"no table named {name[:40]!r}")
+
+    async def start(self) -> int:
+        """Create the rooms and start listening; returns the bound port.
+
+        Raises ``OSError`` when the address cannot be bound.
+        """
+        self.loop = asyncio.get_running_loop()
+        if not self.rooms:
+            self.rooms = [Room(self, tc) for tc in self.config.tables]
+            for room in self.rooms:
+                room._schedule_start()
+        self._server = await asyncio.start_server(
+            self._accept, self.config.bind, self.config.port, limit=self.config.max_frame)
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("hosting %d table(s) on %s:%d", len(self.rooms), self.config.bind, self.port)
+        return self.port
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sid = next(self._ids)
+        if len(self.sessions) >= self.config.max_connections:
+            log.warning("refusing connection %d: too many connections", sid)
+            writer.write(framing.encode(protocol.notification("goodbye", {
+                "error": ProtocolError(ErrorCode.SHUTDOWN, "too many connections").to_wire()})))
+            writer.close()
+            return
+        session = Session(self, reader, writer, sid)
+        self.sessions.add(session)
+        log.debug("session %d from %s", sid, session.peer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
+        try:
+            await session.run()
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+
+    def _forget(self, session: Session) -> None:
+        self.sessions.discard(session)
+
+    async def close(self, timeout: float = 3.0) -> None:
+        """Say goodbye (SHUTDOWN) to every session, stop listening and all tasks."""
+        if self._server is not None:
+            self._server.close()
+        for room in self.rooms:
+            room.close()
+        for s in list(self.sessions):
+            s.close(ErrorCode.SHUTDOWN)
+        tasks = list(self._tasks)
+        if tasks:
+            done, pending = await asyncio.wait(tasks, timeout=timeout)
+            for t in pending:
+                t.cancel()
+            if pending:
+                await asyncio.wait(pending, timeout=timeout)
+        if self._server is not None:
+            try:
+                await asyncio.wait_for(self._server.wait_closed(), timeout)
+            except asyncio.TimeoutError:  # pragma: no cover
+                pass
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        log.info("host stopped")
+
+    async def serve_forever(self) -> None:
+        """Run until cancelled."""
+        assert self._server is not None
+        await self._server.serve_forever()
