@@ -48,7 +48,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, TextIO
 
 from .base import AIError
@@ -364,4 +364,4 @@ def run_cli(ns: argparse.Namespace) -> int:
 
 
 __all__ = ["ArenaConfig", "SeatResult", "lineups", "play_deal", "run_arena", "summarize",
-           "format_summary", "add_parser", "run_cli", "asdict"]
+           "format_summary", "add_parser", "run_cli"]

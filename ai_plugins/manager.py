@@ -29,7 +29,6 @@ import importlib.util
 import logging
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any, Callable, Iterable, Sequence
 
 import pluggy
