@@ -299,6 +299,31 @@ class Game:
         return cls._open_auction(ruleset, None, 1, first_bidder, hs, kt)
 
     @classmethod
+    def after_auction(
+        cls,
+        hands: Sequence[Sequence[Card | str]],
+        kitty: Sequence[Card | str],
+        ruleset: RuleSet | None,
+        dealer: int,
+        bid: int,
+    ) -> "Game":
+        """A hand from a given deal whose auction is over: ``dealer`` won it at ``bid`` and
+        names the trump next (for search and what-if analysis: any bid in the ruleset's range).
+        Raises ValueError for a bid outside ``bid_min..bid_max`` or a bad deal."""
+        ruleset = ruleset or hongwu()
+        if not ruleset.bid_min <= bid <= ruleset.bid_max:
+            raise ValueError(f"a bid must be {ruleset.bid_min}..{ruleset.bid_max}, not {bid}")
+        game = cls.from_deal(hands, kitty, ruleset, first_bidder=dealer)
+        passes = (None,) * (ruleset.players - 1)
+        game.auction = Auction(ruleset, dealer, (bid,) + passes)
+        game.dealer, game.bid, game.phase = dealer, bid, Phase.TRUMP
+        game.events.append(BidMade(dealer, bid))
+        for i in range(1, ruleset.players):
+            game.events.append(BidMade((dealer + i) % ruleset.players, None))
+        game.events.append(DealerChosen(dealer, bid))
+        return game
+
+    @classmethod
     def from_view(
         cls,
         view: PlayerView,

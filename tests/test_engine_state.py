@@ -212,3 +212,12 @@ def test_seed_is_never_shown_to_a_seat():
     started = g.events[0]
     assert isinstance(started, HandStarted) and started.seed == 99
     assert all(started.for_seat(s).seed is None for s in (0, 1, 2, 3, None))
+
+
+def test_after_auction_starts_at_the_trump_choice():
+    g0 = Game.new(hongwu(2), seed=8)
+    g = Game.after_auction(g0.hands, g0.kitty, hongwu(2), dealer=2, bid=155)
+    assert g.phase is Phase.TRUMP and g.to_act == 2 and (g.dealer, g.bid) == (2, 155)
+    assert [a for _, a in g.view(0).bids] == [155, None, None, None]
+    with pytest.raises(ValueError):
+        Game.after_auction(g0.hands, g0.kitty, hongwu(2), dealer=2, bid=250)

@@ -83,20 +83,9 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20) -> Game:
 
 
 def _game_at(view: Any, hands: list[list[Card]], buried: tuple[Card, ...]) -> Game:
-    """Rebuild a play-phase :class:`Game` from ``view`` with the given hands and buried cards.
-
-    Adapter: the engine has no public "game from a position" constructor yet, so the Game
-    dataclass is filled by field name.
-    """
-    return Game(
-        ruleset=view.ruleset, seed=None, hand_no=view.hand_no, first_bidder=view.first_bidder,
-        hands=[sorted(h) for h in hands], kitty=buried, phase=Phase.PLAY, auction=None,
-        dealer=view.dealer, bid=view.bid, trump=view.trump, buried=buried,
-        trick_no=view.trick_no, leader=view.trick_leader, current=list(view.current_trick),
-        tricks=list(view.tricks), points_won=list(view.points_won),
-        red_fives=list(view.red_fives), failed_throws=list(view.failed_throws),
-        settlement=None, events=[],
-    )
+    """Rebuild a play-phase :class:`Game` from ``view`` with the given hands and buried cards
+    (the engine's :meth:`Game.from_view`)."""
+    return Game.from_view(view, hands, buried)
 
 
 def sample_deal_as_dealer(hand: Sequence[int], ruleset: Any, rng: random.Random, seat: int,
@@ -124,17 +113,9 @@ def sample_deal_as_dealer(hand: Sequence[int], ruleset: Any, rng: random.Random,
 
 def game_for_dealer(hands: list[list[Card]], kitty: Sequence[Card], ruleset: Any, dealer: int,
                     bid: int) -> Game:
-    """A game whose auction is over: ``dealer`` won it at ``bid``; the trump is next.
-
-    Adapter: the auction is played as "minimum bid, three passes" and the contract is then set
-    to ``bid`` on the Game (the engine has no constructor for a finished auction).
-    """
-    game = Game.from_deal(hands, kitty, ruleset, first_bidder=dealer)
-    game.apply(Bid(dealer, ruleset.bid_min))
-    for i in range(1, ruleset.players):
-        game.apply(Bid((dealer + i) % ruleset.players, None))
-    game.bid = bid
-    return game
+    """A game whose auction is over: ``dealer`` won it at ``bid``; the trump is next
+    (the engine's :meth:`Game.after_auction`)."""
+    return Game.after_auction(hands, kitty, ruleset, dealer, bid)
 
 
 def rollout_action(game: Game, rng: random.Random) -> Any:
