@@ -3,15 +3,15 @@
 =========  ==========================  ====================  =================================
 preset     AI (first one registered)   budget per decision   AI options
 =========  ==========================  ====================  =================================
-easy       ``basic``                   0.5 s                 —
+easy       ``basic``                   0.5 s                 ``blunder=0.35`` (random candidates)
 normal     ``basic``                   2.0 s                 —
 hard       ``expert``, else ``basic``  2.0 s                 ``think_ms=1000`` (expert search)
 =========  ==========================  ====================  =================================
 
 The *budget* is what :func:`ai_plugins.runner.make_player` enforces (past it, ``basic``
 decides); ``think_ms`` is how long the ``expert`` AI searches (it caps itself at 80% of the
-budget).  ``basic`` is a fast heuristic that needs far less than either budget, so *easy* and
-*normal* currently play alike; only *hard* changes the AI.
+budget). *easy* weakens ``basic`` with its ``blunder`` option: about a third of its decisions
+take a random one of its candidate plays (and bids ignore the hand's strength).
 
 A preset only chooses the default AI of the three seats: on the new-game screen each seat can
 then be given any AI that discovery found (built-ins, installed entry points, drop-in files);
@@ -61,7 +61,8 @@ class Preset:
 
 
 PRESETS: dict[str, Preset] = {
-    "easy": Preset("easy", N_("Easy"), N_("basic AI, quick decisions (0.5 s)"), ("basic",), 0.5),
+    "easy": Preset("easy", N_("Easy"), N_("basic AI that often picks a weaker play"), ("basic",), 0.5,
+                   {"blunder": 0.35}),
     "normal": Preset("normal", N_("Normal"), N_("basic AI, up to 2 s per decision"), ("basic",), 2.0),
     "hard": Preset("hard", N_("Hard"), N_("expert AI (searches 1 s per decision), else basic"),
                    ("expert", "basic"), 2.0, {"think_ms": 1000}),

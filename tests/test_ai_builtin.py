@@ -216,3 +216,31 @@ def test_bids_follow_hand_strength():
     game.apply(Bid(0, 60))
     view1 = game.view(1)
     assert ai.choose_bid(view1, view1.legal_bids()) == PASS
+
+
+def test_blunder_option_weakens_basic_but_stays_legal():
+    """The easy preset's ``blunder`` option: sometimes a worse candidate, always legal."""
+    import random as _random
+
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin.basic import BasicAI
+    from engine.ruleset import hongwu as _hongwu
+    from engine.state import Bid as _Bid, Bury as _Bury, ChooseTrump as _Trump, Game as _Game, Phase as _Phase, Play as _Play
+
+    sharp, sloppy = BasicAI(AISettings(seed=1)), BasicAI(AISettings(seed=1, options={"blunder": 1.0}))
+    differ = 0
+    rng = _random.Random(3)
+    for seed in range(3):
+        g = _Game.new(_hongwu(2), seed=seed)
+        while g.phase is _Phase.BID:
+            g.apply(_Bid(g.to_act, None))
+        g.apply(_Trump(g.dealer, "S"))
+        g.apply(_Bury(g.dealer, g.view(g.dealer).hand[:8]))
+        while g.phase is _Phase.PLAY:
+            v = g.view(g.to_act)
+            opts = v.play_options()
+            a, b = sharp.choose_play(v, opts), sloppy.choose_play(v, opts)
+            assert opts.is_legal(a) and opts.is_legal(b)
+            differ += tuple(sorted(a)) != tuple(sorted(b))
+            g.apply(_Play(g.to_act, opts.sample(rng)))
+    assert differ > 10

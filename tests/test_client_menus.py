@@ -330,7 +330,7 @@ def test_presets_mapping():
     assert presets.preset("nonsense").key == "normal"
     easy, normal, hard = (presets.PRESETS[k] for k in ("easy", "normal", "hard"))
     assert easy.budget_s < normal.budget_s <= hard.budget_s
-    assert hard.options.get("think_ms") and not easy.options and not normal.options
+    assert hard.options.get("think_ms") and easy.options.get("blunder", 0) > 0 and not normal.options
     rows = presets.plan("hard", ["human", "expert", "basic", "random"])
     assert rows[0].kind == "human" and rows[0].budget_s == 0
     assert all(r.budget_s == hard.budget_s and r.options == hard.options for r in rows[1:])

@@ -138,17 +138,28 @@ def keep_value(card: int, ctx: TrumpContext, counts: dict[int, int] | None = Non
 # the AI
 # ---------------------------------------------------------------------------------------------
 class BasicAI:
-    """Heuristic AI; see the module docstring. ``settings.seed`` seeds tie-breaks."""
+    """Heuristic AI; see the module docstring. ``settings.seed`` seeds tie-breaks.
+
+    Option ``blunder`` (float 0..1, default 0; ``settings.options["blunder"]``): the chance
+    that a play decision takes a random one of its candidate plays instead of the best, and
+    that a bid is made without looking at the hand's strength. The ``easy`` difficulty uses it.
+    """
 
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
         self.rng = random.Random(settings.seed)
+        try:
+            self.blunder = min(1.0, max(0.0, float(settings.options.get("blunder", 0.0))))
+        except (TypeError, ValueError):
+            self.blunder = 0.0
 
     # -- bidding (RULES.md §2) ------------------------------------------------------------
     def choose_bid(self, view: Any, bids: Sequence[int]) -> int:
         """The cheapest legal bid not above the hand's expected points, or ``PASS``."""
         if not bids:
             return PASS
+        if self.blunder and self.rng.random() < self.blunder:
+            return self.rng.choice([bids[0], PASS])
         _, strength = best_trump(view.hand)
         target = expected_points(strength, view.ruleset)
         affordable = [b for b in bids if b <= target]
@@ -198,6 +209,8 @@ class BasicAI:
         ranked = self.ranked_plays(view, options)
         if not ranked:  # pragma: no cover - there is always a candidate with cards in hand
             return tuple(options.sample(self.rng))
+        if self.blunder and len(ranked) > 1 and self.rng.random() < self.blunder:
+            return self.rng.choice(ranked)[1]
         return ranked[0][1]
 
     def ranked_plays(self, view: Any, options: Any) -> list[tuple[float, tuple[Card, ...]]]:
