@@ -26,6 +26,8 @@ DEFAULT_SIZE = (1280, 720)
 FPS = 60
 #: longest sleep (ms) of an idle loop waiting for input (timers are checked this often)
 IDLE_WAIT_MS = 50
+#: how long an idle loop sleeps between looks at the event queue (s): at most this much input lag
+IDLE_SLICE_S = 0.008
 
 
 @dataclass
@@ -347,14 +349,19 @@ class App:
 
     def wait_events(self) -> list[Any] | None:
         """The next frame's input: None (take the queue as it is) unless :meth:`idle`, in
-        which case block up to :data:`IDLE_WAIT_MS` for an event and return what came."""
+        which case sleep in short slices (:data:`IDLE_SLICE_S`) until an event arrives or
+        :data:`IDLE_WAIT_MS` pass, and return what came.  (Sleeping here rather than in
+        ``pygame.event.wait`` keeps idle CPU low on drivers whose wait is a busy poll.)"""
         import pygame
 
         if not self.idle():
             return None
-        ev = pygame.event.wait(IDLE_WAIT_MS)
-        first = [] if ev.type == pygame.NOEVENT else [ev]
-        return first + pygame.event.get()
+        deadline = time.monotonic() + IDLE_WAIT_MS / 1000
+        while True:
+            evs = pygame.event.get()
+            if evs or time.monotonic() >= deadline:
+                return evs
+            time.sleep(IDLE_SLICE_S)
 
     def run(self) -> int:
         """Loop until done; returns the exit code (0 normally).  While the table is idle the
@@ -646,6 +653,18 @@ class App:
         self._save(speed=speed)
         self._refresh_all()
 
+    def set_animations(self, animations: str) -> None:
+        """Table animations ``off``, ``normal`` or ``fast`` (``game.settings.ANIMATIONS``), saved;
+        ValueError for anything else."""
+        from game.settings import ANIMATIONS
+
+        if animations not in ANIMATIONS:
+            raise ValueError(f"animations must be one of {', '.join(ANIMATIONS)}, not {animations!r}")
+        self.animations = animations
+        if self.scene is not None and hasattr(self.scene, "set_animations"):
+            self.scene.set_animations(animations)
+        self._save(animations=animations)
+
     def set_muted(self, muted: bool) -> None:
         """Sound off (True) or on, saved."""
         self.audio.muted = bool(muted)
@@ -663,6 +682,19 @@ class App:
 
         self._save(fullscreen=bool(on))
         if not self._own_window:
+            return
+        if getattr(self.backend, "kind", "") == "gpu":  # a pygame.Window with a renderer
+            try:
+                if on:
+                    self.backend.window.set_fullscreen(True)
+                else:
+                    self.backend.window.set_windowed()
+            except pygame.error as exc:
+                log.warning("cannot switch full screen: %s", exc)
+            self.backend.resized()
+            self.window = self.backend.surface
+            self._drawn_stack = None
+            self._resize_all()
             return
         try:
             if on:

@@ -61,6 +61,27 @@ KEYS: dict[int, str] = {
 HOLD_S = 0.35
 
 
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalog (translated where it is shown)."""
+    return message
+
+
+#: the table's keys for help screens: ``(keys, description msgid)``; show with ``_(description)``
+KEY_HELP: tuple[tuple[str, str], ...] = (
+    ("← →", N_("move the card cursor")),
+    ("↑ ↓ / Space", N_("raise or lower the card (Space toggles)")),
+    ("Enter", N_("play, bury or confirm; next hand")),
+    ("1 2 3 4", N_("bid (the n-th amount) or choose the trump suit")),
+    ("0 / P", N_("pass")),
+    ("H", N_("hint")),
+    ("L", N_("last trick (hold, or tap to toggle)")),
+    ("A", N_("auto-play on / off")),
+    ("S", N_("skip the animation")),
+    ("Backspace", N_("lower every raised card")),
+    ("Esc", N_("menu")),
+)
+
+
 def key_action(ev: Any) -> str | None:
     """The table action bound to a KEYDOWN/KEYUP event's key, or None."""
     return KEYS.get(getattr(ev, "key", None))

@@ -189,16 +189,29 @@ class SoftwareBackend(Backend):
         self._flip(rects)
         return rects
 
-    @staticmethod
-    def _draw_sprites(screen: pygame.Surface, sprites: Sequence[tuple]) -> None:
+    def _draw_sprites(self, screen: pygame.Surface, sprites: Sequence[tuple]) -> None:
         for img, pos, alpha in sprites:
             if alpha is None:
                 screen.blit(img, pos)
             elif alpha > 0:
-                old = img.get_alpha()
-                img.set_alpha(alpha)
-                screen.blit(img, pos)
-                img.set_alpha(old)
+                src = self._alpha_version(img)
+                src.set_alpha(alpha)
+                screen.blit(src, pos)
+
+    def _alpha_version(self, img: pygame.Surface) -> pygame.Surface:
+        """A per-pixel-alpha copy of ``img`` for faded drawing (cached): blending a
+        colour-keyed surface with a surface alpha has no fast path in SDL, per-pixel alpha
+        with an alpha modulation has, and the shared image itself is never changed."""
+        cache = self.__dict__.setdefault("_alpha_cache", {})
+        entry = cache.get(id(img))
+        if entry is not None and entry[0] is img:
+            return entry[1]
+        copy = pygame.Surface(img.get_size(), pygame.SRCALPHA)
+        copy.blit(img, (0, 0))
+        if len(cache) > 96:
+            cache.clear()
+        cache[id(img)] = (img, copy)
+        return copy
 
     def present_surface(self, dirty: list[pygame.Rect], source: Any = None) -> list[pygame.Rect]:
         """The plain scene drew on the display surface itself: just update ``dirty``."""
@@ -231,7 +244,7 @@ class TextureBackend(Backend):
 
     kind = "gpu"
 
-    def __init__(self, window: Any, renderer: Any, cache_limit: int = 600) -> None:
+    def __init__(self, window: Any, renderer: Any, cache_limit: int = 256) -> None:
         super().__init__()
         from pygame._sdl2.video import Texture
 

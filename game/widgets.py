@@ -79,6 +79,7 @@ def button_width(label: str, font_size: int, min_w: int = 0, pad: int = 28) -> i
 
 
 _PANELS: dict[tuple, pygame.Surface] = {}
+_PANEL_CACHE_MAX_AREA = 1_000_000  # px: a 4K side panel fits, a full-screen overlay does not
 
 
 def draw_panel(surf: pygame.Surface, rect: pygame.Rect, color=PANEL, border=PANEL_BORDER, radius: int = 10) -> None:
@@ -91,9 +92,10 @@ def draw_panel(surf: pygame.Surface, rect: pygame.Rect, color=PANEL, border=PANE
         pygame.draw.rect(box, color, box.get_rect(), border_radius=radius)
         if border is not None:
             pygame.draw.rect(box, border, box.get_rect(), width=2, border_radius=radius)
-        if len(_PANELS) > 256:
-            _PANELS.clear()
-        _PANELS[key] = box
+        if rect.w * rect.h <= _PANEL_CACHE_MAX_AREA:  # big overlays are drawn when needed
+            if len(_PANELS) >= 128:
+                _PANELS.clear()
+            _PANELS[key] = box
     surf.blit(box, rect.topleft)
 
 

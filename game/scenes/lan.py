@@ -72,9 +72,11 @@ class HostHandle:
 class LanScreen(Screen):
     """Host or join a LAN table (see the module docstring).
 
-    ``mode`` is ``"host"`` or ``"join"``.  Public state for tests: ``state`` (``"find"``,
-    ``"connecting"``, ``"lobby"``, ``"error"``), ``address`` (the typed address),
-    ``found`` (discovered hosts), ``table`` (the RemoteTable once connected), ``error``.
+    ``mode`` is ``"host"`` or ``"join"``; ``session`` (optional) is an already connected
+    ``(HostHandle or None, RemoteTable)``: the screen then opens in its lobby.
+    Public state for tests: ``state`` (``"find"``, ``"connecting"``, ``"lobby"``,
+    ``"error"``), ``address`` (the typed address), ``found`` (discovered hosts), ``table``
+    (the RemoteTable once connected), ``error``.
     Class attributes ``port`` / ``announce`` / ``discover_port`` may be changed by tests.
     """
 
@@ -82,7 +84,7 @@ class LanScreen(Screen):
     announce: tuple[str, ...] | None = ("255.255.255.255",)
     discover_port: int | None = None
 
-    def __init__(self, app: "App", mode: str) -> None:
+    def __init__(self, app: "App", mode: str, session: tuple[Any, Any] | None = None) -> None:
         super().__init__(app)
         self.mode = mode
         self.state = "connecting" if mode == "host" else "find"
@@ -96,7 +98,15 @@ class LanScreen(Screen):
         self._job: concurrent.futures.Future | None = None
         self._discovery: concurrent.futures.Future | None = None
         self._seen_table: Any = None
-        if mode == "host":
+        if session is not None:
+            # Already connected (``hongwu host`` opens its window here): ``(HostHandle or
+            # None, RemoteTable)``; straight to the lobby, both are closed with this screen.
+            self.handle, self.table = session
+            self.name = getattr(self.table, "name", None) or self.name
+            self.state = "lobby"
+            if mode == "join":
+                self.table.ready(True)
+        elif mode == "host":
             self._job = self._pool.submit(self._start_host)
         else:
             self._discover()

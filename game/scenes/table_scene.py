@@ -148,7 +148,9 @@ class TableScene:
         self._hint_key: str | None = None
         self._prewarm: list[tuple] = []
         self._compat: SoftwareBackend | None = None
-        self.pointer = PointerInput(lambda: (self.layout.w, self.layout.h), clock)
+        self._frames_made = 0
+        self._compat_seq = 0
+        self.pointer = PointerInput(lambda: (self.layout.w, self.layout.h), time.monotonic)
         self.layout = Layout(*size, max_hand=self._max_hand())
         self._felt = hud.felt(*size)
         self.view = table.view()
@@ -309,7 +311,6 @@ class TableScene:
             return False
         self.auto = (not self.auto) if on is None else bool(on)
         self._auto_at = None
-        self.toast(_("Auto-play on") if self.auto else _("Auto-play off"), INFO, 1.5, notice=False)
         self.invalidate()
         return self.auto
 
@@ -541,7 +542,7 @@ class TableScene:
             self.invalidate(self.layout.message_rect)
         self._run_auto(now)
         self._update_messages(now)
-        if self._prewarm:
+        if self._prewarm and not self.timeline.moving(now):  # only in frames with nothing moving
             self.renderer.prewarm(self._prewarm, 0.003)
 
     def _run_auto(self, now: float) -> None:
@@ -582,7 +583,7 @@ class TableScene:
         notes = [t.text for t in self.toasts if t.notice and t.until > now][-2:]
         if notes != self.notices:
             self.notices = notes
-            self.invalidate(self.layout.trick_area)
+            self.invalidate(self.trick_region())
 
     def _refresh(self) -> None:
         self.view = self.table.view()
@@ -771,7 +772,7 @@ class TableScene:
     def _fly_play(self, ev: Any, now: float) -> None:
         if self.factor <= 0 or self.pace.anim_s <= 0:
             self._play_origin = []
-            self.invalidate(self.layout.trick_area)
+            self.invalidate(self.trick_region())
             return
         pos = position_of(ev.seat, self.view.seat)
         end = self.layout.trick_rects(pos, len(ev.cards))
@@ -782,8 +783,7 @@ class TableScene:
         t0 = max([now] + [f.t0 + f.duration * 0.5 for f in self.flights if f.key[0] == "play"])
         dur = self.pace.anim_s * self.factor
         self.timeline.add(Flight(("play", ev.seat, ev.trick_no), imgs, start, end, t0, dur,
-                                 on_done=lambda: self.invalidate(self.layout.trick_area.inflate(
-                                     self.layout.margin * 2, self.layout.small_font * 2))))
+                                 on_done=lambda: self.invalidate(self.trick_region())))
 
     def _trick_won(self, ev: Any, now: float) -> None:
         red = tuple(getattr(ev, "red_fives", ()) or ())
@@ -849,7 +849,7 @@ class TableScene:
         lay = self.layout
         now = self.clock()
         f = self.factor
-        self.invalidate(lay.trick_area.inflate(lay.margin * 2, lay.small_font * 2))
+        self.invalidate(self.trick_region())
         wpos = position_of(winner, self.view.seat)
         target = lay.plates[wpos]
         flights = []
@@ -906,6 +906,7 @@ class TableScene:
             else:
                 self._out_damage.extend(drawn)
         damage, self._out_damage = self._out_damage, []
+        self._frames_made += 1
         return Frame(self._static, damage, self._sprites(now), source=self)
 
     def draw(self, screen: pygame.Surface) -> list[pygame.Rect]:
@@ -914,7 +915,11 @@ class TableScene:
             self.resize(*screen.get_size())
         if self._compat is None or self._compat.surface is not screen:
             self._compat = SoftwareBackend(screen, update_display=False)
-        return self._compat.present_frame(self.frame())
+        elif self._compat_seq != self._frames_made:  # frames went to another backend meanwhile
+            self._compat.expose()
+        rects = self._compat.present_frame(self.frame())
+        self._compat_seq = self._frames_made
+        return rects
 
     @staticmethod
     def _new_static(size: tuple[int, int]) -> pygame.Surface:
@@ -948,10 +953,16 @@ class TableScene:
             comps.append((lay.plates[pos], lambda s, seat=seat: self._draw_plate(s, seat)))
             if pos != BOTTOM:
                 comps.append((lay.backs[pos], lambda s, seat=seat: self._draw_backs(s, seat)))
-        comps.append((lay.trick_area.inflate(lay.margin * 2, lay.small_font * 2), self._draw_trick_area))
+        comps.append((self.trick_region(), self._draw_trick_area))
         comps.append((lay.message_rect, self._draw_message))
         comps.append((lay.hand_area, self._draw_hand))
         return comps
+
+    def trick_region(self) -> pygame.Rect:
+        """The part of the screen the trick component draws on: the trick area plus room
+        for the "Winning"/"Won" labels above the top seat's cards."""
+        lay = self.layout
+        return lay.trick_area.inflate(lay.margin * 2, lay.small_font * 4).clip(lay.screen)
 
     def _render_static(self, damage: list[pygame.Rect] | None) -> list[pygame.Rect] | None:
         """Redraw the damaged parts of the static layer; returns the rects redrawn (None: all)."""
