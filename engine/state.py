@@ -613,6 +613,21 @@ Game._HANDLERS = {
 }
 
 
+def first_legal_action(view: PlayerView) -> Action:
+    """A legal action for ``view``'s seat when it is to act: pass, ♠ as trump, bury the first
+    cards of the hand, or the first legal play the engine lists. The simplest stand-in player
+    (used where no AI is available). Raises ValueError when the seat is not to act."""
+    if view.seat is None or view.to_act != view.seat:
+        raise ValueError("the seat is not to act")
+    if view.phase is Phase.BID:
+        return Bid(view.seat, None)
+    if view.phase is Phase.TRUMP:
+        return ChooseTrump(view.seat, "S")
+    if view.phase is Phase.BURY:
+        return Bury(view.seat, tuple(view.hand[: view.bury_count]))
+    return Play(view.seat, tuple(next(iter(view.play_options()))))
+
+
 def match_seed(seed: int | None, hand_no: int) -> int | None:
     """The seed of hand ``hand_no`` (1-based) of a match started with ``seed`` (None: random),
     so a match seed reproduces every hand."""

@@ -34,15 +34,9 @@ def _basic_ai(seat: int) -> Any | None:
 
 
 def _first_legal(view: Any) -> Any:
-    from engine.state import Bid, Bury, ChooseTrump, Phase, Play
+    from engine.state import first_legal_action
 
-    if view.phase == Phase.BID:
-        return Bid(view.seat, None)
-    if view.phase == Phase.TRUMP:
-        return ChooseTrump(view.seat, "S")
-    if view.phase == Phase.BURY:
-        return Bury(view.seat, tuple(view.hand[: view.bury_count]))
-    return Play(view.seat, tuple(next(iter(view.play_options()))))
+    return first_legal_action(view)
 
 
 def suggest_action(view: Any) -> Any | None:

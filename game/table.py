@@ -73,17 +73,10 @@ class FirstLegalPlayer:
         self.rng = random.Random(seed)
 
     def act(self, view: Any) -> Any:
-        """The action for ``view`` (``view.to_act == seat``)."""
-        from engine.state import Bid, Bury, ChooseTrump, Phase, Play
+        """The action for ``view`` (``view.to_act == seat``): the engine's first legal action."""
+        from engine.state import first_legal_action
 
-        if view.phase == Phase.BID:
-            return Bid(self.seat, None)
-        if view.phase == Phase.TRUMP:
-            return ChooseTrump(self.seat, "S")
-        if view.phase == Phase.BURY:
-            return Bury(self.seat, tuple(view.hand[: int(view.bury_count)]))
-        options = view.play_options()
-        return Play(self.seat, tuple(next(iter(options))))
+        return first_legal_action(view)
 
     def fallback_action(self, view: Any, reason: str | None = None) -> Any:
         """Same as :meth:`act` (there is nothing simpler)."""

@@ -1,7 +1,9 @@
 """``hongwu host`` and ``hongwu join``: LAN play from the command line.
 
 ``hongwu host`` runs the authoritative server (:mod:`net.server`) and, unless ``--headless``,
-opens the pygame client connected to it over loopback with host rights. ``hongwu join
+opens the pygame client connected to it over loopback with host rights, in the LAN lobby
+(fill seats with AIs, ready). It prints ``listening on ADDR:PORT`` once bound; headless it
+reports hands and seats (``seat 2 resumed by Ann``...) and stops after ``--hands``. ``hongwu join
 [HOST[:PORT]]`` opens the client connected to a host (found by LAN discovery when HOST is left
 out), or with ``--headless`` plays with an AI in the terminal. Both sub-commands are wired by
 :mod:`game.cli` through :func:`add_host_parser` / :func:`add_join_parser`; their ``func``
@@ -165,8 +167,15 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="seconds per play (default 20)")
     p.add_argument("--ai-delay", type=_seconds, default=0.6, metavar="S",
                    help="pause before an AI seat acts (default 0.6)")
+    p.add_argument("--auto-delay", type=_seconds, default=1.0, metavar="S",
+                   help="pause before auto-play (托管) acts for a player's seat (default 1)")
+    p.add_argument("--seat-grace", type=_seconds, default=60.0, metavar="S",
+                   help="seconds a player who dropped between hands has to come back before "
+                        "auto-play takes the seat over so the next hand can start "
+                        "(0 = wait for ever; default 60)")
     p.add_argument("--hands", type=int, default=None, metavar="N",
                    help="stop after N hands (default: run until interrupted)")
+    p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--verbose", "-v", action="store_true", help="log connections and hands")
     _add_ai_options(p)
     _add_client_ui_options(p)
@@ -182,9 +191,9 @@ def host_config(ns: argparse.Namespace) -> Any:
         name=ns.name, decks=ns.decks, seed=ns.seed,
         timers=Timers(bid=ns.timer_bid, trump=ns.timer_trump, bury=ns.timer_bury,
                       play=ns.timer_play),
-        ai_delay_s=ns.ai_delay, ai_budget_s=ns.ai_budget,
+        ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
         fill_policy="anyone" if ns.headless else "host", ai_seats=dict(ns.ai),
-        max_hands=ns.hands)
+        max_hands=ns.hands, seat_grace_s=ns.seat_grace)
     return ServerConfig(bind=ns.bind, port=ns.port, tables=[table])
 
 
@@ -276,6 +285,7 @@ def run_host(ns: argparse.Namespace) -> int:
         return 1
     print(f"hosting '{ns.name}' on {ns.bind}:{port}"
           f"{'' if announce is None else ' (announced on the LAN)'}", flush=True)
+    print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
     print(f"players join with: hongwu join <this machine's address>:{port} --name NAME",
           flush=True)
     try:
@@ -290,27 +300,88 @@ def run_host(ns: argparse.Namespace) -> int:
         host.stop()
 
 
-def _wait_headless(host: BackgroundHost, hands: int | None) -> int:
-    last = None
+def seat_changes(before: Sequence[tuple[Any, ...]] | None,
+                 after: Sequence[tuple[Any, ...]]) -> list[str]:
+    """Console lines for what changed between two polls of the seats, each seat given as
+    ``(kind, name, connected, resumes, stand_in)``: ``seat 2 resumed by Ann``,
+    ``seat 2 (Ann) disconnected``, ``seat 2 (Ann) auto-played until they come back``..."""
+    out = []
+    for i, now in enumerate(after):
+        old = before[i] if before is not None else ("empty", None, False, 0, False)
+        kind, name, connected, resumes, stand_in = now
+        if kind != "human":
+            if kind != old[0]:
+                out.append(f"seat {i}: {'empty' if kind == 'empty' else name}")
+            continue
+        if old[0] != "human" or (name != old[1] and resumes == old[3]):
+            out.append(f"seat {i}: {name} joined")
+        if resumes > old[3]:
+            out.append(f"seat {i} resumed by {name}")
+        elif old[0] == "human" and old[2] and not connected:
+            out.append(f"seat {i} ({name}) disconnected")
+        if stand_in and not old[4]:
+            out.append(f"seat {i} ({name}) auto-played until they come back")
+    return out
+
+
+def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1) -> int:
+    """Print the table's progress (hands, seats joining, dropping, resuming) until ``hands``
+    hands have been played (for ever with None); returns the exit code."""
+    room = host.server.rooms[0]
+
+    def look() -> tuple[Any, ...]:
+        seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
+                      for s in room.seats)
+        return room.hand_no, room.in_hand, seats
+
+    started = settled = 0  # hands reported so far (none is skipped, however short)
+    last_seats = None
+    kinds = host.call(lambda: [s.kind for s in room.seats])
+    print(f"waiting for players; seats: {', '.join(kinds)}", flush=True)
     while True:
-        time.sleep(0.5)
-        room = host.server.rooms[0]
-        state = host.call(lambda: (room.hand_no, room.in_hand,
-                                   tuple(s.kind for s in room.seats)))
-        if state != last:
-            last = state
-            print(f"hand {state[0]}{' in play' if state[1] else ''}; seats: "
-                  f"{', '.join(state[2])}", flush=True)
-        if hands is not None and state[0] >= hands and not state[1]:
+        hand_no, in_hand, seats = host.call(look)
+        for line in seat_changes(last_seats, seats):
+            print(line, flush=True)
+        last_seats = seats
+        done = hand_no - (1 if in_hand else 0)
+        while started < hand_no or settled < done:
+            if settled < started and settled < done:
+                settled += 1
+                print(f"hand {settled} settled", flush=True)
+            else:
+                started += 1
+                print(f"hand {started} in play; seats: {', '.join(s[0] for s in seats)}",
+                      flush=True)
+        if hands is not None and done >= hands:
             return 0
+        time.sleep(poll)
 
 
 def _host_window(host: BackgroundHost, port: int, ns: argparse.Namespace) -> int:
+    print("the window opens in the LAN lobby: add AIs or wait for players, then Ready",
+          flush=True)
+    app = make_host_app(host, port, ns)
+    return app.run()
+
+
+def make_host_app(host: BackgroundHost, port: int, ns: argparse.Namespace) -> Any:
+    """The pygame client of ``hongwu host``: connected over loopback to ``host`` with host
+    rights at ``ns.seat``, opened in the LAN lobby (``game.scenes.lan.LanScreen``) where the
+    seats can be filled with AIs and the host says ready. The first hand then opens the table;
+    Back in the lobby leaves to the main menu and stops the server."""
+    from game.scenes.lan import HostHandle, LanScreen
+
     from .remote_table import RemoteTable
 
     table = RemoteTable("127.0.0.1", port, ns.player, seat=ns.seat,
                         host_key=host.server.host_key)
-    return _play_window(table, ns)
+    try:
+        app = _remote_app_class()(_remote_options(ns, menu=True))
+        app.push_screen(LanScreen(app, "host", session=(HostHandle(host, port), table)))
+    except BaseException:
+        table.close()
+        raise
+    return app
 
 
 # ============================================================================ join
@@ -332,6 +403,8 @@ def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="no window: an AI plays your seat and results are printed")
     p.add_argument("--ai", default=None, metavar="NAME",
                    help="AI for --headless (default basic)")
+    p.add_argument("--think", type=_seconds, default=0.0, metavar="S",
+                   help="with --headless: pause before each move (default 0)")
     p.add_argument("--fill", action="append", default=[], type=_ai_seat, metavar="SEAT=AI",
                    help="fill an empty seat with a host AI first (needs rights; repeatable)")
     p.add_argument("--hands", type=int, default=None, metavar="N",
@@ -428,6 +501,8 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
         save_token(key, welcome.get("token"))
     print(f"joined {host}:{port} as {name}: "
           f"{'seat ' + str(seat) if seat is not None else 'observer'}", flush=True)
+    if welcome.get("resumed"):
+        print(f"seat {seat} resumed", flush=True)
     for fill_seat, ai in ns.fill:
         try:
             await client.call("fill", seat=fill_seat, ai=ai)
@@ -448,13 +523,16 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
         elif method == "chat":
             print(f"{params['name']}: {params['text']}", flush=True)
 
-    bot = Bot(client, player, hands=ns.hands, on_message=show)
+    bot = Bot(client, player, hands=ns.hands, on_message=show, think=ns.think)
     try:
         await bot.run(timeout=float("inf") if ns.hands is None else ns.wait + ns.hands * 600)
     except asyncio.TimeoutError:
         print("hongwu join: gave up waiting", file=sys.stderr)
         return 1
     except Exception as exc:  # ConnectionClosed and friends
+        if (client.goodbye or {}).get("name") == "SHUTDOWN":
+            print(f"the host closed the table after {bot.hands_done} hand(s) here", flush=True)
+            return 0
         print(f"hongwu join: {exc}", file=sys.stderr)
         return 1
     finally:
@@ -529,7 +607,22 @@ def _play_window(table: Any, ns: argparse.Namespace) -> int:
 def make_remote_app(table: Any, ns: argparse.Namespace) -> Any:
     """The pygame client (``game.app.App``) on ``table``, with an auto-play (托管) toolbar
     button and the table's notices (auto-play, chat, reconnects) shown as messages."""
-    from game.app import App, Options
+    return _remote_app_class()(_remote_options(ns), table=table)
+
+
+def _remote_options(ns: argparse.Namespace, menu: bool = False) -> Any:
+    from game.app import Options
+
+    return Options(seats=["human", "remote", "remote", "remote"], hands=ns.hands,
+                   lang=ns.lang, speed=ns.speed, fullscreen=ns.fullscreen, audio=not ns.mute,
+                   save_settings=False, menu=menu,
+                   max_frames=getattr(ns, "max_frames", None),
+                   plugin_dirs=list(getattr(ns, "plugin_dir", None) or []),
+                   user_plugins=not getattr(ns, "no_user_plugins", False))
+
+
+def _remote_app_class() -> Any:
+    from game.app import App
 
     class RemoteApp(App):
         """``App`` plus the network extras (auto-play toggle, notices)."""
@@ -549,11 +642,10 @@ def make_remote_app(table: Any, ns: argparse.Namespace) -> Any:
 
         def step(self, events: Any = None) -> bool:
             """One frame; the table's notices are shown as messages first."""
-            for line in self.table.notices():
-                self.scene.toast(line, seconds=4.0)
+            notices = getattr(self.table, "notices", None)
+            if self.scene is not None and callable(notices):
+                for line in notices():
+                    self.scene.toast(line, seconds=4.0)
             return super().step(events)
 
-    opts = Options(seats=["human", "remote", "remote", "remote"], hands=ns.hands,
-                   lang=ns.lang, speed=ns.speed, fullscreen=ns.fullscreen, audio=not ns.mute,
-                   save_settings=False)
-    return RemoteApp(opts, table=table)
+    return RemoteApp

@@ -74,7 +74,10 @@ class TableConfig:
     ``auto_ai`` AI used for 托管 (None: ``basic`` or the fallback); ``fill_policy`` ``"host"``
     (only the host may seat AIs) or ``"anyone"``; ``max_observers``; ``ai_seats`` seats
     filled with an AI at start (``{seat: ai_name}``); ``max_hands`` hands after which no new
-    hand is dealt (None: no limit).
+    hand is dealt (None: no limit); ``seat_grace_s`` seconds a seat whose player is
+    disconnected between hands is kept waiting for them before a stand-in (the auto-play AI)
+    takes it over so the next hand can start (0: wait for ever; the seat stays theirs either
+    way, see PROTOCOL.md section 10).
     """
 
     name: str = "Hong Wu"
@@ -90,6 +93,7 @@ class TableConfig:
     max_observers: int = 32
     ai_seats: dict[int, str] = field(default_factory=dict)
     max_hands: int | None = None
+    seat_grace_s: float = 60.0
 
 
 @dataclass
@@ -143,6 +147,8 @@ class SeatState:
     score: int = 0
     player: Any = None  # AI player for kind "ai" or for auto-play of a human seat
     left: bool = False  # the player said bye during a hand: free the seat after it
+    stand_in: bool = False  # away past the grace time: auto-played and kept ready
+    resumes: int = 0  # times the seat was resumed with its token (host console)
 
     def to_wire(self) -> dict[str, Any]:
         """The ``Seat`` map."""
@@ -164,6 +170,8 @@ class SeatState:
         self.session, self.ready, self.auto, self.auto_reason, self.player = (
             None, False, False, None, None)
         self.left = False
+        self.stand_in = False
+        self.resumes = 0
 
 
 class Room:
@@ -190,6 +198,7 @@ class Room:
         self._timer: asyncio.TimerHandle | None = None
         self._ai_task: asyncio.Task[None] | None = None
         self._start_handle: asyncio.Handle | None = None
+        self._grace: dict[int, asyncio.TimerHandle] = {}
         self.closed = False
         for seat, ai in config.ai_seats.items():
             self._seat_ai(seat, ai)
@@ -285,6 +294,12 @@ class Room:
             old.close(ErrorCode.REPLACED)
         st.session, st.name = session, name
         session.seat, session.token = st.index, st.token
+        st.resumes += 1
+        self._cancel_grace(st.index)
+        if st.stand_in:
+            st.stand_in = False
+            if not self.in_hand:
+                st.ready = False  # back in person: the player readies for the next hand
         log.info("%s: %s resumes seat %d (session %d)", self.name, name, st.index, session.sid)
         if st.auto and st.auto_reason in ("disconnect", None):
             self._set_auto(st, False, "reconnect")
@@ -314,7 +329,45 @@ class Room:
         log.info("%s: seat %d (%s) disconnected", self.name, seat, st.name)
         if self.in_hand and not st.auto:
             self._set_auto(st, True, "disconnect")
+        if not self.in_hand:
+            self._start_grace(st)
         self.broadcast_table()
+
+    # ------------------------------------------------------------------ seat grace
+    def _start_grace(self, st: SeatState) -> None:
+        """Between hands: give the disconnected player of ``st`` ``seat_grace_s`` seconds to
+        come back before a stand-in takes the seat over (:meth:`_grace_expired`)."""
+        grace = self.config.seat_grace_s
+        if (not grace or grace <= 0 or self.closed or st.kind != "human"
+                or st.session is not None or st.stand_in or st.left):
+            return
+        self._cancel_grace(st.index)
+        self._grace[st.index] = self.server.loop.call_later(
+            grace, self._grace_expired, st.index, st.token)
+        log.info("%s: seat %d has %.1f s to come back", self.name, st.index, grace)
+
+    def _cancel_grace(self, seat: int) -> None:
+        handle = self._grace.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _grace_expired(self, seat: int, token: str | None) -> None:
+        """The player of ``seat`` did not come back in time: the seat (still theirs: the token
+        resumes it) is auto-played and counts as ready, so the next hand can start."""
+        self._grace.pop(seat, None)
+        st = self.seats[seat]
+        if (self.closed or self.in_hand or st.kind != "human" or st.token != token
+                or st.session is not None or st.stand_in):
+            return
+        st.stand_in = True
+        st.ready = True
+        log.info("%s: seat %d (%s) did not come back: auto-played from now on", self.name,
+                 seat, st.name)
+        if st.auto:
+            self.broadcast_table()
+        else:
+            self._set_auto(st, True, "disconnect")
+        self._schedule_start()
 
     # ------------------------------------------------------------------ lobby requests
     def sit(self, session: "Session", seat: int, name: str) -> dict[str, Any]:
@@ -388,6 +441,7 @@ class Room:
         return self.table_wire()
 
     def _seat_ai(self, seat: int, ai: str) -> None:
+        self._cancel_grace(seat)
         st = self.seats[seat]
         score = st.score
         st.clear()
@@ -479,12 +533,14 @@ class Room:
         assert g is not None and g.settlement is not None
         for st, gp in zip(self.seats, g.settlement.game_points):
             st.score += gp
-            if st.kind == "human":
-                st.ready = False
+            if st.kind == "human" and not (st.stand_in and st.session is None):
+                st.ready = False  # a stand-in stays ready: the table goes on without waiting
             if st.left and st.session is None:
                 score = st.score
                 st.clear()
                 st.score = score
+            elif st.kind == "human" and st.session is None:
+                self._start_grace(st)
         log.info("%s: hand %d settled: %s", self.name, self.hand_no,
                  list(g.settlement.game_points))
         self.broadcast_table()
@@ -641,6 +697,8 @@ class Room:
         self._cancel_turn()
         if self._start_handle is not None:
             self._start_handle.cancel()
+        for seat in list(self._grace):
+            self._cancel_grace(seat)
         for st in self.seats:
             if st.player is not None and hasattr(st.player, "close"):
                 try:

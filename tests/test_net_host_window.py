@@ -1,0 +1,102 @@
+"""``hongwu host`` with a window: the client opens in the LAN lobby, connected to the host's own
+server with host rights (dummy SDL video driver; the server on 127.0.0.1, any free port)."""
+from __future__ import annotations
+
+import argparse
+import time
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from game import i18n, settings  # noqa: E402
+from net.cli import BackgroundHost, _ai_provider, add_host_parser, host_config, make_host_app  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _config(tmp_path, monkeypatch):
+    monkeypatch.setenv(settings.CONFIG_ENV, str(tmp_path / "config"))
+    monkeypatch.setenv("HONGWU_STATE_DIR", str(tmp_path / "state"))
+    yield
+    i18n.set_language("en")
+
+
+def host_args(*extra: str) -> argparse.Namespace:
+    """Parsed ``hongwu host`` arguments for a loopback test host."""
+    sub = argparse.ArgumentParser().add_subparsers()
+    return add_host_parser(sub).parse_args([
+        "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--no-user-plugins",
+        "--ai-delay", "0", "--lang", "en", "--speed", "instant", "--mute", *extra])
+
+
+def click(app, key: str) -> None:
+    """A real press + release on button ``key`` of the top screen."""
+    app.step()
+    button = next((b for b in app.top.buttons if b.key == key), None)
+    assert button is not None and button.enabled, (key, [b.key for b in app.top.buttons])
+    pos = button.rect.center
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    app.step()
+
+
+def wait(app, pred, what: str, limit_s: float = 20.0) -> None:
+    """Run frames until ``pred()`` (bounded)."""
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end:
+        app.step()
+        if pred():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_host_window_opens_in_the_lobby_and_the_first_hand_opens_the_table():
+    ns = host_args("--ai", "1=random", "--ai", "2=random")
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+    port = host.start()
+    app = make_host_app(host, port, ns)
+    try:
+        app.step()
+        lobby = app.top
+        assert type(lobby).__name__ == "LanScreen" and lobby.state == "lobby"
+        assert app.scene is None  # no table yet: the host waits in the lobby
+        assert lobby.table.seat == 0 and lobby.table.host_rights
+        assert lobby.handle.port == port and str(port) in lobby._lobby_line()
+        keys = [b.key for b in lobby.buttons]
+        assert "fill:3" in keys and "ready" in keys and "fill:0" not in keys
+        click(app, "fill:3")
+        wait(app, lambda: lobby.table.table["seats"][3]["kind"] == "ai", "an AI at seat 3")
+        click(app, "ready")
+        wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand")
+        assert app.table.seat == 0 and app._lan is not None
+        wait(app, lambda: len(app.scene.view.hand) > 0, "the deal")
+    finally:
+        app.close()
+        host.stop()
+    assert not host.loop.is_running()  # closing the window stopped the server
+
+
+def test_back_in_the_host_lobby_stops_the_server_and_shows_the_menu():
+    ns = host_args()
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+    port = host.start()
+    app = make_host_app(host, port, ns)
+    try:
+        click(app, "back")
+        assert type(app.top).__name__ == "MenuScene"
+        assert not host.loop.is_running()
+    finally:
+        app.close()
+        host.stop()
+
+
+def test_host_command_runs_its_window_frames_headless(capsys):
+    from game.cli import main
+
+    code = main(["host", "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                 "--no-user-plugins", "--lang", "en", "--speed", "instant", "--mute",
+                 "--max-frames", "15"])
+    out = capsys.readouterr().out
+    assert code == 3, out  # stopped by the frame limit, as `hongwu play --max-frames`
+    assert "listening on 127.0.0.1:" in out and "LAN lobby" in out
