@@ -13,7 +13,6 @@ import gettext
 import locale
 import logging
 import os
-import re
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -82,28 +81,10 @@ def N_(message: str) -> str:
 
 
 # --- engine sentences ----------------------------------------------------------------------
-# The engine explains refusals in English sentences.  Exact sentences are looked up in the
-# catalog; sentences with variable parts are matched by these patterns, whose msgid holds
-# ``{name}`` fields filled from the named groups (card lists are reformatted for display).
-_REASON_PATTERNS: list[tuple[re.Pattern[str], str, dict]] = []
-
-
-def register_reason_pattern(regex: str, msgid: str, converters: dict | None = None) -> None:
-    """Teach :func:`translate_reason` one engine sentence shape.
-
-    ``regex`` is matched against the whole engine sentence; its named groups fill the
-    ``{name}`` fields of the translated ``msgid``.  ``converters`` maps a group name to a
-    function turning the engine's English fragment into display text (e.g. card names).
-    """
-    _REASON_PATTERNS.append((re.compile(regex), msgid, dict(converters or {})))
-
-
 def translate_reason(text: str) -> str:
-    """Render an engine refusal ``text`` (``IllegalAction`` / ``PlayOptions.explain``) for the UI.
-
-    Exact catalog entries win; then registered patterns (converted fields); else the text
-    itself is returned (the engine's English wording, so nothing is ever lost).
-    """
+    """Render an engine refusal ``text`` that carries no code (see ``game.text.reason_text``):
+    an exact catalog entry if there is one, else the engine's English text itself, so nothing
+    is ever lost."""
     if not text or _lang == "en":
         return text
     clean = text.strip()
@@ -111,14 +92,6 @@ def translate_reason(text: str) -> str:
         direct = _translation.gettext(candidate)
         if direct != candidate:
             return direct
-    for rx, msgid, conv in _REASON_PATTERNS:
-        m = rx.fullmatch(clean.rstrip("."))
-        if m:
-            fields = {k: conv[k](v) if k in conv else v for k, v in m.groupdict().items() if v is not None}
-            try:
-                return _(msgid).format(**fields)
-            except (KeyError, IndexError):  # a catalog entry with a bad field name
-                return text
     return text
 
 

@@ -10,6 +10,8 @@ can ask the engine (``view.play_options()``, ``view.legal_bids()``) exactly as a
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from dataclasses import fields as dc_fields
 from typing import Any, Iterable, Mapping
 
@@ -145,22 +147,15 @@ def event_in(d: Mapping[str, Any]) -> Event:
 
 
 # ------------------------------------------------------------------------------ views
-_TRICK_CACHE: dict[int, tuple[FinishedTrick, list[Any]]] = {}
-_TRICK_CACHE_MAX = 20_000
-
-
 def trick_out(t: FinishedTrick) -> list[Any]:
-    """A finished trick as the ``Trick`` tuple. Finished tricks are immutable and shared by
-    every view of a hand, so their encodings are cached (by identity). Do not mutate the
-    returned list."""
-    hit = _TRICK_CACHE.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    wire = [t.trick_no, t.leader, _plays_out(t.plays), t.winner, t.points]
-    if len(_TRICK_CACHE) >= _TRICK_CACHE_MAX:
-        _TRICK_CACHE.clear()
-    _TRICK_CACHE[id(t)] = (t, wire)
-    return wire
+    """A finished trick as the ``Trick`` tuple. Finished tricks are immutable values shared by
+    every view of a hand, so their encodings are memoised. Do not mutate the returned list."""
+    return _trick_wire(t)
+
+
+@lru_cache(maxsize=20_000)
+def _trick_wire(t: FinishedTrick) -> list[Any]:
+    return [t.trick_no, t.leader, _plays_out(t.plays), t.winner, t.points]
 
 
 def view_out(v: PlayerView) -> dict[str, Any]:
