@@ -82,6 +82,9 @@ def runs(counts: dict[int, int], group: int, ctx: TrumpContext) -> list[list[int
 
 
 def _component(cards: list[int], group: int, ctx: TrumpContext) -> Component:
+    if len(cards) == 1:  # single, pair or triple: one card, no ordering needed
+        card = ALL_CARDS[cards[0]]
+        return Component((SINGLE, PAIR, TRIPLE)[group - 1], group, 1, (card,) * group, card)
     top = max(cards, key=lambda c: (ctx.VAL[c], -c))
     length = len(cards)
     shape = TRACTOR if length > 1 else (SINGLE, PAIR, TRIPLE)[group - 1]
@@ -106,7 +109,10 @@ def decompose_counts(counts: dict[int, int], ctx: TrumpContext) -> list[Componen
                 del counts[c]
         out.append(_component(cards, group, ctx))
 
+    most = max(counts.values(), default=0)
     for group in (3, 2):
+        if most < group:
+            continue
         while True:  # longest tractor of this group size, ties: higher top
             best = max(
                 (r for r in runs(counts, group, ctx) if len(r) >= 2),

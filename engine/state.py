@@ -200,6 +200,9 @@ class PlayerView:
         return tuple(out)
 
 
+_CARD_TYPE = {Card}
+
+
 def _neutral_key(c: Card) -> tuple:
     return (c.suit is None, SUITS.index(c.suit) if c.suit else 0, c.rank)
 
@@ -537,7 +540,7 @@ class Game:
 
     def _play(self, action: Play) -> list[Event]:
         cards = action.cards
-        if not all(type(c) is Card for c in cards):
+        if set(map(type, cards)) - _CARD_TYPE:
             try:
                 cards = parse_cards(cards)
             except ValueError as exc:

@@ -112,9 +112,13 @@ def check_lead(lead: Sequence[int], other_hands: Sequence[Sequence[int]], ctx: T
     if pattern.kind != THROW:
         return LeadCheck(True, None)
     sx = TRUMP_INDEX if pattern.suit == "trump" else SUITS.index(pattern.suit)
-    holdings = [counts_of(c for c in hand if ctx.SUITX[c] == sx) for hand in other_hands]
+    suitx = ctx.SUITX
+    holdings = [counts_of([c for c in hand if suitx[c] == sx]) for hand in other_hands]
+    val = ctx.VAL
+    highest = max((val[c] for h in holdings for c in h), default=-1)  # for singles
     failing = [
-        comp for comp in pattern.components if any(_beatable(comp, h, ctx) for h in holdings)
+        comp for comp in pattern.components
+        if (highest > val[comp.top] if comp.size == 1 else any(_beatable(comp, h, ctx) for h in holdings))
     ]
     if not failing:
         return LeadCheck(True, None)
@@ -535,10 +539,12 @@ class PlayOptions:
                     w *= k + 1
                 weights.append(w - 1)
             sx = rng.choices(suits, weights)[0]
-            while True:
-                play = [c for c, k in sorted(by_suit[sx].items()) for _ in range(rng.randint(0, k))]
+            items = sorted(by_suit[sx].items())
+            rand = rng.random
+            while True:  # each card's copies uniform in 0..k; retry the empty set
+                play = [ALL_CARDS[c] for c, k in items for _ in range(int(rand() * (k + 1)))]
                 if play:
-                    return tuple(ALL_CARDS[c] for c in play)
+                    return tuple(play)
         lead = self.lead
         n = len(lead)
         lsx = ctx.SUITX[lead[0]]
