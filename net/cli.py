@@ -5,9 +5,10 @@ opens the pygame client connected to it over loopback with host rights, in the L
 (fill seats with AIs, ready). It prints ``listening on ADDR:PORT`` once bound; headless it
 reports hands and seats (``seat 2 resumed by Ann``...) and stops after ``--hands``. ``hongwu join
 [HOST[:PORT]]`` opens the client connected to a host (found by LAN discovery when HOST is left
-out), or with ``--headless`` plays with an AI in the terminal. Both sub-commands are wired by
-:mod:`game.cli` through :func:`add_host_parser` / :func:`add_join_parser`; their ``func``
-returns the exit code (0 success, 1 network failure, 2 usage error).
+out) in the LAN lobby until the first hand, or with ``--headless`` plays with an AI in the
+terminal. Both sub-commands are wired by :mod:`game.cli` through :func:`add_host_parser` /
+:func:`add_join_parser`; their ``func`` returns the exit code (0 success, 1 network failure,
+2 usage error).
 """
 from __future__ import annotations
 
@@ -410,11 +411,12 @@ def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None, metavar="N",
                    help="leave after N hands")
     p.add_argument("--wait", type=_seconds, default=600.0, metavar="S",
-                   help="seconds to wait for the first hand (default 600)")
+                   help="with --headless: seconds to wait for the first hand (default 600)")
     p.add_argument("--discover-timeout", type=_seconds, default=2.5, metavar="S",
                    help="seconds to listen for hosts when HOST is omitted")
     p.add_argument("--discovery-port", type=int, default=DISCOVERY_PORT, metavar="N",
                    help=argparse.SUPPRESS)
+    p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--verbose", "-v", action="store_true", help="log network activity")
     _add_ai_options(p)
     _add_client_ui_options(p)
@@ -573,35 +575,34 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
 
 # ============================================================================ the window
 def _play_window(table: Any, ns: argparse.Namespace) -> int:
-    """Ready up, wait (in the terminal) for the first hand, then run the pygame client."""
+    """Run the pygame client of ``hongwu join`` on ``table``, opened in the LAN lobby; returns
+    the exit code (3 when stopped by ``--max-frames``)."""
+    print(f"joined {table.host}:{table.port} as {table.name}: "
+          f"{'seat ' + str(table.seat) if table.seat is not None else 'observer'}; "
+          f"the window opens in the LAN lobby until the first hand", flush=True)
     try:
-        if table.seat is not None and not table.table.get("in_hand"):
-            err = table.ready(True)
-            if err:
-                print(f"ready: {err}", file=sys.stderr)
-        print(f"seated at {'seat ' + str(table.seat) if table.seat is not None else 'none (watching)'}; "
-              f"waiting for the first hand...", flush=True)
-        deadline = time.monotonic() + ns.wait if hasattr(ns, "wait") else None
-        last = None
-        while not table.wait_for_hand(0.5):
-            for line in table.notices():
-                print(line, flush=True)
-            seats = tuple((s.get("name"), s.get("ready")) for s in table.table.get("seats", []))
-            if seats != last:
-                last = seats
-                print("seats: " + ", ".join(
-                    f"{i}:{n or '(empty)'}{' ready' if r else ''}" for i, (n, r) in
-                    enumerate(seats)), flush=True)
-            if not table.connected and table.goodbye is not None:
-                print(f"disconnected: {table.goodbye.get('message')}", file=sys.stderr)
-                return 1
-            if deadline is not None and time.monotonic() > deadline:
-                print("no hand started in time", file=sys.stderr)
-                return 1
-        app = make_remote_app(table, ns)
-        return app.run()
-    finally:
+        app = make_join_app(table, ns)
+    except BaseException:
         table.close()
+        raise
+    return app.run()
+
+
+def make_join_app(table: Any, ns: argparse.Namespace) -> Any:
+    """The pygame client of ``hongwu join HOST[:PORT]`` on a connected ``table``
+    (``RemoteTable``): opened straight in the LAN lobby (``game.scenes.lan.LanScreen`` in
+    join mode), which says ready for a seated player and shows the seats until the first hand
+    opens the table. Back in the lobby leaves the table (the connection closes) for the main
+    menu; closing the window closes the connection too."""
+    from game.scenes.lan import LanScreen
+
+    app = _remote_app_class()(_remote_options(ns, menu=True))
+    try:
+        app.push_screen(LanScreen(app, "join", session=(None, table)))
+    except BaseException:
+        app.close()
+        raise
+    return app
 
 
 def make_remote_app(table: Any, ns: argparse.Namespace) -> Any:

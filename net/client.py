@@ -34,14 +34,22 @@ class RemoteError(Exception):
     """The server answered a request with an error.
 
     Attributes: ``code`` (int, an :class:`~net.protocol.ErrorCode` value when known),
-    ``name`` (str) and ``message`` (str, e.g. the engine's reason for an illegal action).
+    ``name`` (str), ``message`` (str, e.g. the engine's reason for an illegal action) and
+    ``refusal`` (the error's ``Refusal`` map ``{"code": str, "params": map}`` when the host
+    sent the engine's coded reason, else None; :func:`net.codec.refusal_in` makes it an
+    engine ``Refusal``); ``error`` is the error as received. Other fields of the error map
+    are ignored (PROTOCOL.md section 12).
     """
 
     def __init__(self, error: Any) -> None:
+        self.error = error
+        self.refusal: dict[str, Any] | None = None
         if isinstance(error, dict):
             self.code = error.get("code", ErrorCode.INTERNAL)
             self.name = str(error.get("name", "ERROR"))
             self.message = str(error.get("message", ""))
+            refusal = error.get("refusal")
+            self.refusal = refusal if isinstance(refusal, dict) else None
         else:
             self.code, self.name, self.message = int(ErrorCode.INTERNAL), "ERROR", repr(error)
         super().__init__(f"{self.name}: {self.message}")

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Mapping
 
 from engine.cards import Card, parse_cards
 from engine.events import EVENT_TYPES, Event
+from engine.refusals import Refusal
 from engine.ruleset import RuleOptions, RuleSet, hongwu
 from engine.scoring import Settlement
 from engine.state import (
@@ -229,6 +230,42 @@ def view_in(d: Mapping[str, Any]) -> PlayerView:
     )
 
 
+# ------------------------------------------------------------------------------ refusals
+def _safe_param(value: Any) -> Any:
+    """A refusal parameter as a msgpack/JSON-safe value: ints, floats, strings, bools, nil
+    and lists of them pass; anything else (a card object, a tuple...) becomes a list or text."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_safe_param(v) for v in value]
+    return str(value)
+
+
+def refusal_out(reason: Any) -> dict[str, Any] | None:
+    """The ``Refusal`` map ``{"code": str, "params": map}`` of an engine refusal
+    (``engine.refusals.Refusal`` or ``IllegalAction``: anything with ``code``/``params``);
+    None for plain text without a code."""
+    code = getattr(reason, "code", None)
+    if not isinstance(code, str) or not code:
+        return None
+    params = getattr(reason, "params", None) or {}
+    return {"code": code, "params": {str(k): _safe_param(v) for k, v in dict(params).items()}}
+
+
+def refusal_in(wire: Any, message: str) -> Refusal | None:
+    """An ``engine.refusals.Refusal`` (the English ``message`` with the wire ``code`` and
+    ``params``) from an error's ``refusal`` map; None when it is missing or malformed."""
+    if not isinstance(wire, Mapping):
+        return None
+    code = wire.get("code")
+    params = wire.get("params")
+    if not isinstance(code, str) or not code:
+        return None
+    if not isinstance(params, Mapping):
+        params = {}
+    return Refusal(code, str(message), **{str(k): v for k, v in params.items()})
+
+
 # ------------------------------------------------------------------------------ actions
 ACTION_METHODS: dict[type, str] = {Bid: "bid", ChooseTrump: "trump", Bury: "bury", Play: "play"}
 """Request method for each engine action type."""
@@ -269,12 +306,14 @@ def action_in(method: str, params: Mapping[str, Any], seat: int) -> Any:
         if method == "play":
             return Play(seat, cards_in(params["cards"]))
     except ValueError as exc:
-        raise ProtocolError(ErrorCode.BAD_PARAMS, str(exc)) from None
+        raise ProtocolError(ErrorCode.BAD_PARAMS, str(exc),
+                            refusal={"code": "bad_cards", "params": {}}) from None
     raise ProtocolError(ErrorCode.UNKNOWN_METHOD, f"{method!r} is not an action")
 
 
 __all__ = [
     "cards_out", "cards_in", "event_out", "event_in", "view_out", "view_in", "action_out",
     "action_in", "settlement_out", "settlement_in", "options_out", "ruleset_in",
+    "refusal_out", "refusal_in",
     "ACTION_METHODS", "METHOD_PHASES", "WITHHELD_EVENT_FIELDS", "IllegalAction", "STRUCTS",
 ]

@@ -122,18 +122,27 @@ class ProtocolError(Exception):
     """An error to report to the peer: ``code`` (:class:`ErrorCode`) and ``message`` (str).
 
     ``fatal`` errors close the connection after a ``goodbye`` notification; others are
-    answered as the error of the request's response.
+    answered as the error of the request's response. ``refusal`` (optional) is the rules
+    engine's coded reason as a ``Refusal`` map ``{"code": str, "params": map}`` (see
+    :func:`net.codec.refusal_out`); it is sent as the error's ``refusal`` field.
     """
 
-    def __init__(self, code: ErrorCode, message: str | None = None, fatal: bool = False):
+    def __init__(self, code: ErrorCode, message: str | None = None, fatal: bool = False,
+                 refusal: Mapping[str, Any] | None = None):
         self.code = ErrorCode(code)
         self.message = message or ERROR_TEXT[self.code]
         self.fatal = fatal
+        self.refusal = dict(refusal) if refusal is not None else None
         super().__init__(f"{self.code.name}: {self.message}")
 
     def to_wire(self) -> dict[str, Any]:
-        """The wire error object ``{"code": int, "name": str, "message": str}``."""
-        return {"code": int(self.code), "name": self.code.name, "message": self.message}
+        """The wire error object ``{"code": int, "name": str, "message": str}``, plus
+        ``"refusal": {"code": str, "params": map}`` when the engine gave a coded reason."""
+        out: dict[str, Any] = {"code": int(self.code), "name": self.code.name,
+                               "message": self.message}
+        if self.refusal is not None:
+            out["refusal"] = self.refusal
+        return out
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,6 +198,12 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "code": F("int", "an ErrorCode number"),
         "name": F("str", "the ErrorCode name"),
         "message": F("str", "human-readable reason (the engine's, for ILLEGAL_ACTION)"),
+        "refusal": F("Refusal", "the engine's coded reason (action errors only; additive: "
+                                "absent otherwise)", required=False),
+    },
+    "Refusal": {
+        "code": F("str", "stable refusal code of the rules engine (engine/refusals.py)"),
+        "params": F("map", "the code's parameters: ints, strings, bools, lists of them"),
     },
     "Seat": {
         "seat": F("int", "0..3"),

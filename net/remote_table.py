@@ -5,11 +5,12 @@ thread and offers the synchronous interface the pygame client polls every frame:
 
 - ``seat``, ``names``, ``hand_no``; ``view()`` (an engine ``PlayerView`` rebuilt from the
   server's ``view`` notifications); ``submit(action)`` (one round trip; None or the server's
-  reason, e.g. the engine's ``IllegalAction`` text); ``poll()`` (engine events for this seat,
-  released together with the view that reflects them); ``next_hand()`` (sends ``ready``);
-  ``totals()``; ``close()``;
+  reason: an ``engine.refusals.Refusal`` with the engine's code for rule refusals);
+  ``poll()`` (engine events for this seat, released together with the view that reflects
+  them); ``next_hand()`` (sends ``ready``); ``totals()``; ``close()``;
 - extras for the network: ``ready()``, ``set_auto()``/``auto``, ``fill()``, ``list_ais()``,
   ``sit()``, ``chat()``, ``table`` (last ``Table`` map), ``turn`` (last ``Turn`` map),
+  ``countdown()`` (the host's turn timer, counted down locally),
   ``notices()`` (human-readable lines: auto-play switches, chat, reconnects), ``connected``,
   ``wait_for_hand()``.
 
@@ -77,6 +78,7 @@ class RemoteTable:
         self._hand_seen = 0
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
+        self._turn_at = time.monotonic()  # when ``turn`` arrived (its timeout counts from then)
         self.seat: int | None = None
         self.token: str | None = token
         self.host_rights = False
@@ -120,6 +122,7 @@ class RemoteTable:
             self.host_rights = welcome["host"]
             self.table = snap["table"]
             self.turn = snap["turn"]
+            self._turn_at = time.monotonic()
             self.connected = True
             if snap["view"] is not None:
                 self._set_view(snap["table"]["hand_no"], snap["events"], snap["view"],
@@ -178,6 +181,7 @@ class RemoteTable:
             elif method == "turn":
                 with self._lock:
                     self.turn = params["turn"]
+                    self._turn_at = time.monotonic()
             elif method == "auto":
                 who = self._seat_label(params["seat"])
                 state = "on" if params["on"] else "off"
@@ -265,8 +269,12 @@ class RemoteTable:
             failed_throws=(), settlement=None)
 
     def submit(self, action: Any) -> str | None:
-        """Send an engine action of the own seat; None when the host accepted it, else why not
-        (the engine's reason for an illegal action). Never raises."""
+        """Send an engine action of the own seat; None when the host accepted it, else why not.
+
+        When the host refused it for a reason of the rules engine (illegal action, not this
+        seat's turn, wrong phase, hand over) the answer is an ``engine.refusals.Refusal``: the
+        host's English text with the engine's ``code`` and ``params``, so that
+        ``game.text.reason_text`` translates it exactly as in local play. Never raises."""
         if self.seat is None:
             return "you are watching, not playing"
         if getattr(action, "seat", None) != self.seat:
@@ -278,7 +286,8 @@ class RemoteTable:
         return self._request(method, params)[1]
 
     def _request(self, method: str, params: dict[str, Any] | None = None) -> tuple[Any, str | None]:
-        """(result, None) or (None, reason)."""
+        """(result, None) or (None, reason); the reason is an engine ``Refusal`` when the
+        host's error carried a coded refusal, else plain text."""
         client = self._client
         if self.closed:
             return None, "the table is closed"
@@ -288,11 +297,26 @@ class RemoteTable:
             return self._run(client.call(method, params or {}, timeout=self.timeout),
                              self.timeout + 1), None
         except RemoteError as exc:
-            return None, exc.message
+            return None, codec.refusal_in(exc.refusal, exc.message) or exc.message
         except (ConnectionClosed, OSError) as exc:
             return None, f"connection lost: {exc}"
         except TimeoutError:
             return None, "the host did not answer in time"
+
+    def countdown(self) -> tuple[int, float] | None:
+        """``(seat, seconds left)`` of the turn timer the host runs for the seat to act, from
+        the last ``Turn`` (its ``timeout``, counted down locally since it arrived); None when no
+        timer runs (no hand, settled, an AI or auto-played seat, a host without limits) or
+        when that turn does not belong to the current view."""
+        with self._lock:
+            turn, view, since = self.turn, self._view, self._turn_at
+        if not turn or view is None:
+            return None
+        seat, timeout = turn.get("seat"), turn.get("timeout")
+        if seat is None or timeout is None or seat != view.to_act \
+                or turn.get("phase") != view.phase.value:
+            return None
+        return seat, max(0.0, float(timeout) - (time.monotonic() - since))
 
     def poll(self) -> list[Any]:
         """Engine events (filtered for this seat by the host) since the last call."""

@@ -42,6 +42,15 @@ log = logging.getLogger(__name__)
 
 SERVER_NAME = f"hongwu-host/{PROTOCOL_VERSION}"
 
+#: Action method -> the engine's action class name (the ``action`` param of ``wrong_phase``).
+_ACTION_NAMES = {method: cls.__name__ for cls, method in codec.ACTION_METHODS.items()}
+
+
+def _refusal(code: str, **params: Any) -> dict[str, Any]:
+    """The ``Refusal`` map for a refusal the host makes itself before asking the engine,
+    with the engine's code and parameters for the same case (engine/refusals.py)."""
+    return {"code": code, "params": params}
+
 
 # ============================================================================ configuration
 @dataclass
@@ -474,13 +483,18 @@ class Room:
         g = self.game
         seat = session.seat
         if g is None or not self.in_hand:
-            raise ProtocolError(ErrorCode.NO_HAND)
+            settled = g is not None and g.phase is Phase.SETTLE
+            raise ProtocolError(ErrorCode.NO_HAND,
+                                refusal=_refusal("hand_over") if settled else None)
         if g.to_act != seat:
-            raise ProtocolError(ErrorCode.NOT_YOUR_TURN,
-                                f"it is seat {g.to_act}'s turn, not seat {seat}'s")
+            raise ProtocolError(
+                ErrorCode.NOT_YOUR_TURN, f"it is seat {g.to_act}'s turn, not seat {seat}'s",
+                refusal=_refusal("not_your_turn", seat=seat, to_act=g.to_act))
         if codec.METHOD_PHASES[method] is not g.phase:
-            raise ProtocolError(ErrorCode.WRONG_PHASE,
-                                f"{method} is not possible in the {g.phase.value} phase")
+            raise ProtocolError(
+                ErrorCode.WRONG_PHASE, f"{method} is not possible in the {g.phase.value} phase",
+                refusal=_refusal("wrong_phase", action=_ACTION_NAMES[method],
+                                 phase=g.phase.value))
         action = codec.action_in(method, params, seat)  # type: ignore[arg-type]
         st = self.seats[seat]  # type: ignore[index]
         was_auto = st.auto
@@ -489,7 +503,8 @@ class Room:
             self.apply(action)
         except IllegalAction as exc:
             st.auto = was_auto
-            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(exc) or "illegal action") from None
+            raise ProtocolError(ErrorCode.ILLEGAL_ACTION, str(exc) or "illegal action",
+                                refusal=codec.refusal_out(exc)) from None
         if was_auto:
             st.auto_reason = None
             self._announce_auto(st, "action")

@@ -100,3 +100,73 @@ def test_host_command_runs_its_window_frames_headless(capsys):
     out = capsys.readouterr().out
     assert code == 3, out  # stopped by the frame limit, as `hongwu play --max-frames`
     assert "listening on 127.0.0.1:" in out and "LAN lobby" in out
+
+
+# -- hongwu join HOST[:PORT] with a window -------------------------------------------------------
+def join_args(*extra: str) -> argparse.Namespace:
+    """Parsed ``hongwu join`` arguments for a loopback test host."""
+    from net.cli import add_join_parser
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    return add_join_parser(sub).parse_args([*extra, "--no-user-plugins", "--lang", "en",
+                                            "--speed", "instant", "--mute"])
+
+
+def test_join_command_opens_its_window_in_the_lobby(monkeypatch, capsys):
+    """The real ``hongwu join HOST:PORT`` runs window frames (dummy driver) in the LAN lobby,
+    seated and ready, while the host waits for more players."""
+    from game.cli import main
+    from game.scenes.lan import LanScreen
+
+    ns = host_args("--ai", "1=random")
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+    port = host.start()
+    seen: list[tuple] = []
+    update = LanScreen.update
+
+    def spy(self):
+        seen.append((self.mode, self.state, getattr(self.table, "seat", None),
+                     self.app.scene is None, type(self.app.top).__name__))
+        return update(self)
+
+    monkeypatch.setattr(LanScreen, "update", spy)
+    try:
+        code = main(["join", f"127.0.0.1:{port}", "--name", "Ann", "--seat", "2",
+                     "--no-user-plugins", "--lang", "en", "--speed", "instant", "--mute",
+                     "--max-frames", "15"])
+        out = capsys.readouterr().out
+        assert code == 3, out  # stopped by the frame limit, as `hongwu play --max-frames`
+        assert f"joined 127.0.0.1:{port} as Ann: seat 2" in out and "LAN lobby" in out
+        assert len(seen) >= 10  # frames ran with the lobby on top, no table yet
+        assert set(seen) == {("join", "lobby", 2, True, "LanScreen")}
+        # the window closed the connection: Ann said bye, her seat is free again
+        end = time.monotonic() + 5
+        while host.call(lambda: host.server.rooms[0].seats[2].kind) != "empty":
+            assert time.monotonic() < end
+            time.sleep(0.01)
+    finally:
+        host.stop()
+
+
+def test_join_window_goes_from_the_lobby_to_the_table_when_the_hand_starts():
+    """make_join_app opens the lobby (ready said); the first hand then opens the table."""
+    from net.cli import make_join_app
+    from net.remote_table import RemoteTable
+
+    ns = host_args("--ai", "1=random", "--ai", "2=random", "--ai", "3=random")
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+    port = host.start()
+    table = RemoteTable("127.0.0.1", port, "Bob")
+    app = make_join_app(table, join_args(f"127.0.0.1:{port}"))
+    try:
+        lobby = app.top
+        assert type(lobby).__name__ == "LanScreen" and lobby.mode == "join"
+        assert lobby.state == "lobby" and lobby.table is table and app.scene is None
+        assert host.call(lambda: host.server.rooms[0].seats[0].ready) or \
+            host.call(lambda: host.server.rooms[0].in_hand)  # the lobby said ready
+        wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand")
+        assert app.table is table and app.table.seat == 0
+        wait(app, lambda: len(app.scene.view.hand) > 0, "the deal")
+    finally:
+        app.close()
+        host.stop()

@@ -33,7 +33,48 @@ def test_method_table_matches_the_frozen_fixture_of_this_version():
     assert current == frozen, (
         "the wire protocol (methods, params, results, notifications, events, values or error "
         "codes) changed without a PROTOCOL_VERSION bump: bump net.protocol.PROTOCOL_VERSION, "
-        "freeze the new fixture and update PROTOCOL.md")
+        "freeze the new fixture and update PROTOCOL.md (only a new optional field of the "
+        "Error map may be added within a version: then regenerate this version's fixture, "
+        "PROTOCOL.md section 12)")
+
+
+def test_error_fields_added_within_a_version_are_optional():
+    """PROTOCOL.md section 12: error data may gain fields without a version bump, so every
+    Error field after the original three must be optional (old clients never rely on it)."""
+    error = protocol.STRUCTS["Error"]
+    assert list(error)[:3] == ["code", "name", "message"]
+    assert all(error[k].required for k in ("code", "name", "message"))
+    assert all(not f.required for k, f in error.items() if k not in ("code", "name", "message"))
+    assert "refusal" in error and "`refusal`" in DOC
+
+
+def test_protocol_md_lists_every_engine_refusal_code():
+    """Every code of the engine's table (engine/refusals.py) is in PROTOCOL.md section 8."""
+    import engine.refusals
+
+    codes = re.findall(r"^\| ``(\w+)`` \|", engine.refusals.__doc__, re.M)
+    assert len(codes) >= 20
+    section = DOC.split("### Coded refusals", 1)[1].split("\n## ", 1)[0]
+    for code in codes:
+        assert re.search(rf"^\| `{code}` \|", section, re.M), f"refusal {code} undocumented"
+
+
+def test_refusals_round_trip_through_the_wire_form():
+    """Engine Refusal -> Refusal map in an Error -> engine Refusal again."""
+    from engine.refusals import Refusal
+
+    r = Refusal("bad_bid", "a bid of 68 is not allowed", amount=68, options=(65, 70))
+    wire = codec.refusal_out(r)
+    check_type(wire, "Refusal")
+    assert wire == {"code": "bad_bid", "params": {"amount": 68, "options": [65, 70]}}
+    err = ProtocolError(ErrorCode.ILLEGAL_ACTION, str(r), refusal=wire).to_wire()
+    check_type(err, "Error")
+    back = codec.refusal_in(err["refusal"], err["message"])
+    assert isinstance(back, Refusal) and back == r and back.code == "bad_bid"
+    assert back.params == {"amount": 68, "options": [65, 70]}
+    assert codec.refusal_out("plain text") is None
+    assert codec.refusal_in(None, "x") is None and codec.refusal_in({"code": 5}, "x") is None
+    assert "refusal" not in ProtocolError(ErrorCode.NO_HAND).to_wire()
 
 
 def test_every_earlier_version_keeps_its_fixture():

@@ -62,7 +62,8 @@ def test_remote_table_plays_hands_like_a_local_table(host):
         assert sum(table.totals()) == 0 and table.hand_no == 1
         assert table.names[1] == "first-legal AI"
         assert table.submit(Bid(1, None)) == "that seat is not yours"
-        assert table.submit(Bid(0, None))  # the hand is over: the host says why not
+        over = table.submit(Bid(0, None))  # the hand is over: the host says why not
+        assert over and getattr(over, "code", None) == "hand_over"
         assert table.next_hand() is None
         drive(table, lambda t, ev: t.hand_no == 2 and t.view().phase is Phase.SETTLE)
     finally:
@@ -81,6 +82,45 @@ def test_illegal_submit_returns_the_engine_reason(host):
         missing = next(c for c in ALL_CARDS if c not in held)
         reason = table.submit(Play(0, (missing,)))
         assert reason and "hold" in reason
+    finally:
+        table.close()
+
+
+def test_a_refused_submit_is_a_coded_refusal_translated_as_in_local_play(host):
+    """RemoteTable.submit returns the engine's Refusal (code, params, English), which
+    reason_text shows in Chinese exactly as for the same refusal in local play."""
+    from engine.cards import ALL_CARDS
+    from engine.refusals import Refusal
+    from engine.state import IllegalAction
+    from game import i18n
+    from game.text import reason_text
+
+    table = RemoteTable("127.0.0.1", host.port, "Ann", seat=0)
+    try:
+        table.ready()
+        assert table.wait_for_hand(10)
+        drive(table, lambda t, ev: t.view().phase is Phase.PLAY and t.view().my_turn)
+        held = set(table.view().hand)
+        action = Play(0, (next(c for c in ALL_CARDS if c not in held),))
+
+        def engine_says():  # the same action refused by the host's own engine (no change)
+            try:
+                host.server.rooms[0].game.apply(action)
+            except IllegalAction as exc:
+                return exc.reason
+        local = host.call(engine_says)
+        reason = table.submit(action)
+        assert isinstance(reason, Refusal) and isinstance(local, Refusal)
+        assert (reason.code, reason.params, str(reason)) == (local.code, local.params, str(local))
+        assert reason.code == "not_held"
+        try:
+            i18n.set_language("zh")
+            zh = reason_text(reason)
+            assert zh == reason_text(local)  # exactly what local play shows
+            assert zh != str(reason) and zh != reason_text(str(reason))
+            assert zh.startswith("你手里没有足够的")
+        finally:
+            i18n.set_language("en")
     finally:
         table.close()
 
@@ -162,3 +202,75 @@ def test_parse_address(text, expected):
 def test_parse_address_rejects_bad_ports():
     with pytest.raises(argparse.ArgumentTypeError):
         parse_address("host:99999")
+
+
+def test_remote_table_scene_shows_the_hosts_turn_countdown(monkeypatch):
+    """The host's turn timer (``Turn.timeout``) is shown on the plate of the seat to act, and
+    after the prompt on the local player's turn; a local game has no such countdown."""
+    pytest.importorskip("pygame")
+    from game.scenes import hud
+    from net.server import Timers
+
+    cfg = ServerConfig(bind="127.0.0.1", port=0, rate=10_000, burst=10_000, tables=[
+        fast_table(ai_seats={2: "first-legal", 3: "first-legal"},
+                   timers=Timers(bid=40, trump=40, bury=60, play=40))])
+    h = BackgroundHost(cfg, AIProvider(use_plugins=False, user_plugins=False), announce=None)
+    port = h.start()
+    ann = RemoteTable("127.0.0.1", port, "Ann", seat=0)
+    bob = RemoteTable("127.0.0.1", port, "Bob", seat=1)
+    texts: list[str] = []
+    draw_text = hud.draw_text
+
+    def record(surf, text, *args, **kw):
+        texts.append(text)
+        return draw_text(surf, text, *args, **kw)
+
+    monkeypatch.setattr(hud, "draw_text", record)
+    try:
+        assert ann.ready() is None and bob.ready() is None
+        assert ann.wait_for_hand(10)
+        ns = argparse.Namespace(hands=1, lang="en", speed="instant", fullscreen=False, mute=True)
+        app = make_remote_app(ann, ns)
+        scene = app.scene
+        assert scene.remote_timers
+        seen: dict[int, tuple[int, str]] = {}
+        end = time.monotonic() + 30
+        while len(seen) < 2:
+            assert time.monotonic() < end, f"countdowns seen: {seen}"
+            app.step([])
+            v = scene.view
+            cd = scene.countdown
+            if cd is not None and cd[0] == v.to_act and cd[0] not in seen:
+                texts.clear()
+                scene.invalidate()
+                scene.frame()  # a full redraw of the static layer
+                assert 0 < cd[1] <= 40
+                assert f"{cd[1]} s" in texts, texts  # the badge on the acting seat's plate
+                seen[cd[0]] = (cd[1], scene.message)
+            for t in (ann, bob):
+                tv = t.view()
+                if tv.my_turn and t.seat in seen:
+                    assert t.submit(FirstLegal(t.seat).act(tv)) is None
+            time.sleep(0.005)
+        assert seen[0][1].endswith(f"({seen[0][0]} s left)")  # after Ann's own prompt
+        assert "s left" not in seen[1][1]  # Bob's turn: no countdown in Ann's prompt
+        app.close()
+    finally:
+        ann.close()
+        bob.close()
+        h.stop()
+
+
+def test_local_games_have_no_host_countdown():
+    """Without a host the scene shows no turn countdown; the trump panel keeps its 30 s."""
+    pytest.importorskip("pygame")
+    from tests.client_driver import make_app
+
+    app = make_app(("human", "random", "random", "random"))
+    try:
+        for _ in range(5):
+            app.step([])
+        assert not app.scene.remote_timers and app.scene.countdown is None
+        assert app.scene.panels["trump"].seconds_left(0.0) == 30  # the trump countdown as before
+    finally:
+        app.close()

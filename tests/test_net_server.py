@@ -296,3 +296,61 @@ def test_idle_clients_keep_their_connection_with_keepalive_pings():
             assert "time" in await alive.call("ping")
             await close_all([quiet, alive])
     run(main())
+
+
+def test_action_refusals_carry_the_engines_code_and_params():
+    """An illegal play (and a bid out of turn, a play in the wrong phase, a bad bid) is answered
+    with the engine's stable code and parameters next to the English message."""
+    from engine.state import IllegalAction, Play
+
+    async def main():
+        async with running_server() as srv:
+            clients = await seat_four(srv)
+            for c in clients:
+                await c.call("ready", ready=True)
+            room = srv.rooms[0]
+            g = room.game
+            first = g.to_act
+            with pytest.raises(RemoteError) as e:
+                await clients[(first + 1) % 4].call("bid", amount=None)
+            assert e.value.refusal == {"code": "not_your_turn",
+                                       "params": {"seat": (first + 1) % 4, "to_act": first}}
+            with pytest.raises(RemoteError) as e:
+                await clients[first].call("play", cards=["BJ"])
+            assert e.value.refusal == {"code": "wrong_phase",
+                                       "params": {"action": "Play", "phase": "bid"}}
+            with pytest.raises(RemoteError) as e:
+                await clients[first].call("bid", amount=68)
+            assert e.value.name == "ILLEGAL_ACTION"
+            assert e.value.refusal["code"] == "bad_bid"
+            assert e.value.refusal["params"]["amount"] == 68
+            assert e.value.refusal["params"]["options"] == list(g.view(first).legal_bid_amounts)
+            # to the first trick: first bids, the others pass, it names ♥ and buries 8 cards
+            await clients[first].call("bid", amount=60)
+            for k in (1, 2, 3):
+                await clients[(first + k) % 4].call("bid", amount=None)
+            await clients[first].call("trump", suit="H")
+            hand = codec.view_out(g.view(first))["hand"]
+            await clients[first].call("bury", cards=hand[:8])
+            # lead a plain-suit card that the next seat can follow, then let it play off-suit
+            nxt = (first + 1) % 4
+            ctx = g.view(first).ctx
+            theirs = g.view(nxt).hand
+            lead, off = next(
+                (c, o) for c in g.view(first).hand if not ctx.is_trump(c)
+                for o in theirs
+                if any(ctx.suit_of(x) == ctx.suit_of(c) for x in theirs)
+                and ctx.suit_of(o) != ctx.suit_of(c))
+            await clients[first].call("play", cards=codec.cards_out([lead]))
+            with pytest.raises(IllegalAction) as local:  # what the engine itself says
+                g.apply(Play(nxt, (off,)))
+            with pytest.raises(RemoteError) as e:
+                await clients[nxt].call("play", cards=codec.cards_out([off]))
+            err = e.value.error
+            check_type(err, "Error")
+            assert err["name"] == "ILLEGAL_ACTION" and err["message"] == str(local.value)
+            assert err["refusal"] == {"code": "follow_suit", "params": local.value.params}
+            assert local.value.code == "follow_suit"
+            assert set(err["refusal"]["params"]) == {"suit"}
+            await close_all(clients)
+    run(main())

@@ -23,6 +23,7 @@ WIN_EDGE = (120, 220, 255)
 AUTO = (90, 200, 250)
 DEALER_RED = (196, 60, 44)
 BAR_BG = (24, 52, 38)
+URGENT = (230, 90, 60)
 ZERO = (110, 130, 118)
 
 
@@ -85,11 +86,12 @@ def bid_text(view: Any, seat: int) -> str:
 
 def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: Sequence[str],
                count: int | None = None, *, points: int | None = None, auto: bool = False,
-               winning: bool = False) -> None:
+               winning: bool = False, countdown: int | None = None) -> None:
     """A seat's name plate: name, dealer badge, points taken, bid, cards left.
 
     Gold edge on the seat to act; a blue edge and ▲ on the seat currently winning the trick
-    (``winning``); an auto-play badge (``auto``, the local seat).  ``points`` replaces
+    (``winning``); an auto-play badge (``auto``, the local seat); a turn-timer badge with the
+    whole seconds left (``countdown``, red for the last five).  ``points`` replaces
     ``view.points_won[seat]`` while points count up; ``count`` the card count while dealing.
     """
     pos = position_of(seat, view.seat)
@@ -105,6 +107,13 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
         b = pygame.Rect(right - fs - 6, y, fs + 6, fs + 4)
         pygame.draw.rect(surf, DEALER_RED, b, border_radius=4)
         draw_text(surf, _("D"), fs - 2, TEXT, b.center, anchor="center", bold=True)
+        right = b.x - 4
+    if countdown is not None:
+        label = _("{s} s").format(s=countdown)
+        tw = fonts.get_font(fs - 2, bold=True).size(label)[0] + 8
+        b = pygame.Rect(right - tw, y, tw, fs + 4)
+        pygame.draw.rect(surf, URGENT if countdown <= 5 else ACCENT, b, border_radius=4)
+        draw_text(surf, label, fs - 2, (30, 20, 10), b.center, anchor="center", bold=True)
         right = b.x - 4
     if auto:
         label = _("Auto")

@@ -104,7 +104,7 @@ class LanScreen(Screen):
             self.handle, self.table = session
             self.name = getattr(self.table, "name", None) or self.name
             self.state = "lobby"
-            if mode == "join":
+            if mode == "join" and self.table.seat is not None:
                 self.table.ready(True)
         elif mode == "host":
             self._job = self._pool.submit(self._start_host)
@@ -202,7 +202,7 @@ class LanScreen(Screen):
             try:
                 self.handle, self.table = job.result()
                 self.state = "lobby"
-                if self.mode == "join":
+                if self.mode == "join" and self.table.seat is not None:
                     self.table.ready(True)
             except Exception as exc:
                 log.info("LAN %s failed: %r", self.mode, exc)
@@ -331,9 +331,11 @@ class LanScreen(Screen):
                     out.append(Button(f"fill:{i}", pygame.Rect(x0 + w - bw, y, bw, bh), label, style="flat"))
                 y += bh + m.gap
             ready = bool(me is not None and self._seats()[me].get("ready"))
-            out.append(Button("ready", pygame.Rect(x0 + w // 2 + m.gap, panel.bottom - m.margin * 2 - bh,
-                                                   w // 2 - m.gap, bh),
-                              _("Waiting for players…") if ready else _("Ready"), style="primary", enabled=not ready))
+            if me is not None:  # an observer has nothing to get ready
+                out.append(Button("ready", pygame.Rect(x0 + w // 2 + m.gap, panel.bottom - m.margin * 2 - bh,
+                                                       w // 2 - m.gap, bh),
+                                  _("Waiting for players…") if ready else _("Ready"), style="primary",
+                                  enabled=not ready))
         bw = (w // 2 - m.gap) if self.state == "lobby" else round(w * 0.4)
         bx = x0 if self.state == "lobby" else panel.centerx - bw // 2
         out.append(Button("back", pygame.Rect(bx, panel.bottom - m.margin * 2 - bh, bw, bh), _("Back"), style="flat"))

@@ -23,10 +23,15 @@ whose points count up in the points panel; bids and the trump appear as call-out
 captured red five (``TrickWon.red_fives``) and a ruff (``TrickWon.ruff``) get a flourish.
 The animation speed is ``off``, ``normal`` or ``fast`` (``instant`` pace: none at all); the
 skip key (S) or a tap on the table finishes everything at once.
+
+Turn timers: a table hosted elsewhere (LAN) offers ``countdown()`` (the host's timer for the
+seat to act); its seconds are shown on that seat's name plate and, on the local player's
+turn, after the prompt.  A local game has no turn timers but the trump panel's 30 s.
 """
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import Any, Callable, Sequence
 
@@ -87,7 +92,8 @@ class TableScene:
     the message line), ``notices`` (banner texts), ``show_settlement``, ``timeline`` and
     ``flights`` (running animations), ``auto`` (auto-play on), ``show_last`` (last trick
     shown), ``points_shown`` (points as displayed, counting up), ``flourishes`` (log of
-    ``(kind, trick_no)`` flourishes started), ``callouts`` (log of ``(kind, seat, text)``).
+    ``(kind, trick_no)`` flourishes started), ``callouts`` (log of ``(kind, seat, text)``),
+    ``countdown`` (``(seat, whole seconds left)`` of the host's turn timer shown now, or None).
     """
 
     def __init__(self, table: Any, size: tuple[int, int], pace: Pace, audio: Audio | None = None,
@@ -130,6 +136,7 @@ class TableScene:
         self.callouts: list[tuple[str, int, str]] = []
         self.points_shown = [0, 0, 0, 0]
         self.winning_seat: int | None = None
+        self.countdown: tuple[int, int] | None = None
         self._settle_at: float | None = None
         self.settled_at: float | None = None
         self._pressed: Button | None = None
@@ -171,6 +178,12 @@ class TableScene:
             return tuple(self.table.totals())
         except Exception:  # pragma: no cover - a remote table without totals yet
             return (0, 0, 0, 0)
+
+    @property
+    def remote_timers(self) -> bool:
+        """True when the table's turn timers run elsewhere (a LAN host: ``table.countdown``);
+        the scene then shows the host's countdown and never times a turn out itself."""
+        return callable(getattr(self.table, "countdown", None))
 
     @property
     def panel(self) -> Panel:
@@ -537,6 +550,7 @@ class TableScene:
             self.show_settlement = True
             self.settled_at = now
             self.invalidate()
+        self._update_countdown()
         if self.panel.update(self.view, now):
             self._refresh()
             self.invalidate(self.layout.message_rect)
@@ -544,6 +558,24 @@ class TableScene:
         self._update_messages(now)
         if self._prewarm and not self.timeline.moving(now):  # only in frames with nothing moving
             self.renderer.prewarm(self._prewarm, 0.003)
+
+    def _update_countdown(self) -> None:
+        """Follow the host's turn timer (whole seconds, for the seat to act in our view);
+        redraw the plates it is shown on when it changes."""
+        cd = None
+        if self.remote_timers and not self.show_settlement:
+            try:
+                got = self.table.countdown()
+            except Exception:  # a display aid: never let it stop the game
+                log.exception("turn countdown unavailable")
+                got = None
+            if got is not None and got[0] == self.view.to_act:
+                cd = (got[0], max(0, math.ceil(got[1])))
+        if cd != self.countdown:
+            for c in (self.countdown, cd):
+                if c is not None:
+                    self.invalidate(self.layout.plates[position_of(c[0], self.view.seat)])
+            self.countdown = cd
 
     def _run_auto(self, now: float) -> None:
         v = self.view
@@ -571,6 +603,9 @@ class TableScene:
                 prompt = _("Auto-play is on (press A or the Auto button to take over)")
             else:
                 prompt = self.panel.prompt(self.view, now)
+                cd = self.countdown
+                if prompt and cd is not None and cd[0] == self.view.seat and self.view.phase.value != "trump":
+                    prompt = _("{prompt} ({s} s left)").format(prompt=prompt, s=cd[1])
         self._last_prompt = prompt
         toast = next((t for t in reversed(self.toasts) if t.until > now and not t.notice), None)
         if toast is not None:
@@ -1042,9 +1077,11 @@ class TableScene:
 
     def _draw_plate(self, surf: pygame.Surface, seat: int) -> None:
         v = self.view
+        cd = self.countdown
         hud.draw_plate(surf, self.layout, v, seat, self.names, self._deal_count(seat),
                        points=self.points_shown[seat], auto=self.auto and seat == v.seat,
-                       winning=seat == self.winning_seat)
+                       winning=seat == self.winning_seat,
+                       countdown=cd[1] if cd is not None and cd[0] == seat else None)
 
     def _draw_backs(self, surf: pygame.Surface, seat: int) -> None:
         lay = self.layout

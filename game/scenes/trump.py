@@ -1,6 +1,8 @@
 """Trump choice 叫主: the four suits in the order ♠ ♥ ♣ ♦, with a 30 s countdown.
 
-When the time runs out the client applies ``ChooseTrump(seat, "S", timed_out=True)``.
+When the time runs out the client applies ``ChooseTrump(seat, "S", timed_out=True)``.  At a
+table hosted elsewhere (``scene.remote_timers``) the host keeps that time instead: the panel
+shows the host's seconds (``scene.countdown``) and never chooses by itself.
 """
 from __future__ import annotations
 
@@ -56,8 +58,8 @@ class TrumpPanel(Panel):
         self.scene.submit(ChooseTrump(view.seat, button.value))
 
     def update(self, view: Any, now: float) -> bool:
-        """Run the countdown; apply ♠ with ``timed_out=True`` at zero."""
-        if not view.my_turn:
+        """Run the countdown; apply ♠ with ``timed_out=True`` at zero (local games only)."""
+        if not view.my_turn or getattr(self.scene, "remote_timers", False):
             self.started = None
             return False
         if self.started is None:
@@ -77,6 +79,11 @@ class TrumpPanel(Panel):
     def prompt(self, view: Any, now: float) -> str:
         """The instruction with the seconds left."""
         if view.my_turn:
+            if getattr(self.scene, "remote_timers", False):
+                cd = self.scene.countdown
+                if cd is None or cd[0] != view.seat:
+                    return _("Choose the trump suit")
+                return _("Choose the trump suit: {s} s left (then ♠)").format(s=cd[1])
             return _("Choose the trump suit: {s} s left (then ♠)").format(s=self.seconds_left(now))
         if view.dealer is None:
             return ""
