@@ -245,6 +245,8 @@ def answer(request: Any) -> dict:
 
 def answer_line(line: str) -> str:
     """Answer one input line with one output line (no trailing newline)."""
+    if not line.strip():
+        return json.dumps({"ok": False, "error": "empty line: a request is one JSON object"})
     try:
         request = json.loads(line)
     except (json.JSONDecodeError, RecursionError) as exc:
@@ -254,10 +256,9 @@ def answer_line(line: str) -> str:
 
 def run(stdin: TextIO, stdout: TextIO) -> int:
     """Serve requests from ``stdin`` to ``stdout`` until end of input; returns 0.
-    Blank lines are skipped."""
+    Every input line gets exactly one answer line (a blank line is answered as a bad
+    request), so a client can pair questions and answers by counting lines."""
     for line in stdin:
-        if not line.strip():
-            continue
         stdout.write(answer_line(line) + "\n")
         stdout.flush()
     return 0

@@ -59,6 +59,15 @@ def _suit_name(suit: str) -> str:
     return "trump" if suit == "trump" else SUIT_SYMBOLS[suit]
 
 
+def _must_follow(suit: str) -> Refusal:
+    """The ``follow_suit`` refusal for effective suit ``suit``."""
+    if suit == "trump":
+        text = "you must follow suit: trumps were led and you hold trumps"
+    else:
+        text = f"you must follow suit: {SUIT_SYMBOLS[suit]} was led and you hold {SUIT_SYMBOLS[suit]}"
+    return Refusal("follow_suit", text, suit=suit)
+
+
 def _describe(group: int, length: int) -> str:
     if length > 1:
         return f"a tractor of {length} {'pairs' if group == 2 else 'triples'}"
@@ -126,7 +135,7 @@ def check_lead(lead: Sequence[int], other_hands: Sequence[Sequence[int]], ctx: T
     blocker = next(i for i, h in enumerate(holdings) if _beatable(forced, h, ctx))
     return LeadCheck(
         False, tuple(forced.cards), tuple(failing), blocker,
-        reason=f"the throw fails: another player can beat its {_describe(forced.group, forced.length)}",
+        reason=f"the throw fails: another player can beat {_describe(forced.group, forced.length)} in it",
     )
 
 
@@ -250,8 +259,7 @@ def follow_error(lead: Sequence[int], hand: Sequence[int], play: Sequence[int], 
         if sx[card] != s:
             for c in hand:
                 if sx[c] == s:
-                    name = _suit_name(EFFECTIVE_SUITS[s])
-                    return Refusal("follow_suit", f"you must follow suit: {name} was led and you hold {name}", suit=EFFECTIVE_SUITS[s])
+                    return _must_follow(EFFECTIVE_SUITS[s])
         return None
     pattern = classify(lead, ctx)
     if pattern.kind == INVALID:
@@ -268,7 +276,7 @@ def follow_error(lead: Sequence[int], hand: Sequence[int], play: Sequence[int], 
     in_play = [c for c in play if ctx.SUITX[c] == sx]
     name = _suit_name(suit)
     if len(in_hand) >= n and len(in_play) < n:
-        return Refusal("follow_suit", f"you must follow suit: {name} was led and you hold {name}", suit=suit)
+        return _must_follow(suit)
     if len(in_hand) < n and len(in_play) < len(in_hand):
         return Refusal("play_all_suit", f"you must play all your {name} cards ({len(in_hand)}) before other cards", suit=suit, count=len(in_hand))
     if len(in_hand) <= n or len(in_play) == len(in_hand):

@@ -89,8 +89,9 @@ def test_subprocess_judge_reads_on_after_bad_lines():
     )
     assert proc.returncode == 0, proc.stderr
     answers = [json.loads(l) for l in proc.stdout.splitlines()]
-    assert len(answers) == 4
+    assert len(answers) == 5  # one answer per line, the blank one included
     assert answers[0]["ok"] is False
     assert answers[1] == {"id": 7, "ok": True, "title": "轿车", "title_en": "Sedan"}
-    assert answers[2]["ok"] is False
-    assert answers[3] == {"ok": True, "suit": "trump", "points": 5}
+    assert answers[2]["ok"] is False and "empty" in answers[2]["error"]
+    assert answers[3]["ok"] is False
+    assert answers[4] == {"ok": True, "suit": "trump", "points": 5}
