@@ -8,14 +8,16 @@ the best mean result for the seat (game points, ties broken by the dealer final)
 samples are used for all candidates of a decision, so that they are compared on equal cards.
 
 - **play**: candidates are the ``basic`` AI's best few plays (``ranked_plays``) — at most
-  :data:`MAX_CANDIDATES`; a forced play is returned at once.
+  :data:`MAX_CANDIDATES`; a forced play is returned at once. The search overrules ``basic``'s
+  first choice only when the paired play-outs favour another by :data:`CONFIDENCE` standard
+  errors (:func:`pick`), so few samples never make it worse than its prior by noise alone.
 - **bid**: the seat pretends to be dealer in sampled deals (the other hands and the kitty at
   random), names each promising trump, buries with ``basic`` and plays out; the card points
   it takes give, for every legal bid, the mean game points as dealer; it bids the cheapest
-  amount whose mean is positive, else passes.
-- **trump**: the suit whose sampled play-outs give the dealer the most points.
-- **bury**: a few candidate buries (``basic``'s, and ones that empty each short side suit),
-  each played out in sampled worlds; the best mean wins.
+  amount whose mean exceeds :data:`BID_MARGIN`, else passes.
+- **trump**: ``basic``'s suit unless the sampled play-outs clearly favour another (:func:`pick`).
+- **bury**: a few candidate buries (``basic``'s first, and ones that empty each short side
+  suit), each played out in sampled worlds; :func:`pick` chooses.
 
 Thinking time: ``think_ms`` (``AISettings.options["think_ms"]``, the arena's and the client's
 ``--think-ms``; default :data:`DEFAULT_THINK_MS`) per decision, capped at 80% of the seat's
@@ -57,6 +59,31 @@ the dealer. Fitted on 200 (two decks) and 100 (three decks) deals with a random 
 
 MIN_SAMPLES = 2
 """Samples taken even when the thinking time is already used up."""
+
+CONFIDENCE = 1.0
+"""How sure the search must be before it overrules ``basic``'s first choice: the paired mean
+advantage over that choice, in standard errors (the same sampled worlds for both)."""
+
+BID_MARGIN = 1.0
+"""Mean game points as dealer a bid must promise in sampled deals (a cushion against the
+play-outs' optimism)."""
+
+
+def pick(samples: Sequence[Sequence[float]]) -> int:
+    """The candidate to choose from per-sample utilities ``samples[i][k]`` (sample i,
+    candidate k; candidate 0 is the default): the best mean among those whose paired advantage
+    over candidate 0 is at least :data:`CONFIDENCE` standard errors, else 0."""
+    n = len(samples)
+    if n < 2:
+        return 0
+    best, best_mean = 0, 0.0
+    for k in range(1, len(samples[0])):
+        diffs = [row[k] - row[0] for row in samples]
+        mean = statistics.fmean(diffs)
+        sd = statistics.stdev(diffs)
+        if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= CONFIDENCE):
+            best, best_mean = k, mean
+    return best
 
 
 class ExpertAI:
@@ -101,20 +128,21 @@ class ExpertAI:
         cands = [p for _, p in ranked[:MAX_CANDIDATES]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
-        totals = [0.0] * len(cands)
+        rows: list[list[float]] = []
         me = view.seat
 
         def step(_: int) -> None:
             world = sample_world(view, self.rng)
-            for k, play in enumerate(cands):
+            row = []
+            for play in cands:
                 g = world.clone()
                 g.apply(Play(me, play))
                 play_out(g, self.rng)
-                totals[k] += utility(g, me)
+                row.append(utility(g, me))
+            rows.append(row)
 
         self._loop(step)
-        best = max(range(len(cands)), key=lambda k: (totals[k], -k))
-        return cands[best]
+        return cands[pick(rows)]
 
     # -- bidding (RULES.md §2) ---------------------------------------------------------------
     def _dealer_outcomes(self, view: Any, suits: Sequence[str]) -> dict[str, list[int]]:
@@ -152,15 +180,17 @@ class ExpertAI:
         a, b = ROLLOUT_CALIBRATION.get(view.ruleset.decks, (0.0, 1.0))
         mean_gp = statistics.fmean(
             dealer_game_points(view.ruleset, round(a + b * p) - cheapest) for p in best)
-        return cheapest if mean_gp > 0 else PASS
+        return cheapest if mean_gp > BID_MARGIN else PASS
 
     # -- trump (RULES.md §3) -----------------------------------------------------------------
     def choose_trump(self, view: Any, suits: Sequence[str]) -> str:
         """The suit whose sampled play-outs give the dealer the most card points."""
         cands = self._promising_suits(view.hand, 3)
-        cands = [s for s in cands if s in suits] or list(suits)
+        first = self.basic.choose_trump(view, suits)
+        cands = [first] + [s for s in cands if s in suits and s != first]
         outcomes = self._dealer_outcomes(view, cands)
-        return max(cands, key=lambda s: (statistics.fmean(outcomes[s]), -cands.index(s)))
+        rows = [list(r) for r in zip(*(outcomes[s] for s in cands))]
+        return cands[pick(rows)]
 
     # -- bury (RULES.md §4) ------------------------------------------------------------------
     def _bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
@@ -196,7 +226,7 @@ class ExpertAI:
             return list(cands[0])
         rs = view.ruleset
         me = view.seat
-        totals = [0.0] * len(cands)
+        rows: list[list[float]] = []
         # the hand before the kitty was taken is the hand minus the kitty
         dealt = list((Counter(view.hand) - Counter(view.kitty or ())).elements())
 
@@ -204,15 +234,16 @@ class ExpertAI:
             hands, kitty = sample_deal_as_dealer(dealt, rs, self.rng, me, view.kitty)
             base = game_for_dealer(hands, kitty, rs, me, view.bid)
             base.apply(ChooseTrump(me, view.trump))
-            for k, cand in enumerate(cands):
+            row = []
+            for cand in cands:
                 g = base.clone()
                 g.apply(Bury(me, cand))
                 play_out(g, self.rng)
-                totals[k] += utility(g, me)
+                row.append(utility(g, me))
+            rows.append(row)
 
         self._loop(step)
-        best = max(range(len(cands)), key=lambda k: (totals[k], -k))
-        return list(cands[best])
+        return list(cands[pick(rows)])
 
 
 @hookimpl
