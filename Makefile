@@ -22,6 +22,8 @@ bench: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/engine_speed.py
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/ai_speed.py
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/client_frames.py
+	$(BIN)/python benchmarks/net_roundtrip.py
+	$(BIN)/python benchmarks/net_tables.py
 
 judge: $(STAMP)
 	$(BIN)/python -m engine.judge
