@@ -564,16 +564,19 @@ class Game:
                         self.failed_throws.append(seat)
                         cards = check.forced
                         left = self._remove(hand, cards)
-        else:  # following (RULES.md §8)
+        else:  # following (RULES.md §8); follow_error checks that the cards are held
             reason = follow_error(self.current[0][1], hand, cards, ctx)
             if reason:
                 raise IllegalAction(reason)
-            left = self._remove(hand, cards)
-        cards = tuple(sorted(cards))
+            left = hand
+            for c in cards:
+                left.remove(c)
+        cards = tuple(sorted(cards)) if len(cards) > 1 else tuple(cards)
         self.hands[seat] = left
-        self.current.append((seat, cards))
-        events.append(CardsPlayed(seat, cards, self.trick_no, len(self.current) == 1))
-        if len(self.current) == n:
+        current = self.current
+        current.append((seat, cards))
+        events.append(CardsPlayed(seat, cards, self.trick_no, len(current) == 1))
+        if len(current) == n:
             events.extend(self._finish_trick())
         return events
 

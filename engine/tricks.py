@@ -555,11 +555,12 @@ class PlayOptions:
                     return tuple(play)
         lead = self.lead
         n = len(lead)
-        lsx = ctx.SUITX[lead[0]]
-        in_suit = [c for c in self.hand if ctx.SUITX[c] == lsx]
+        suitx = ctx.SUITX
+        lsx = suitx[lead[0]]
+        in_suit = [c for c in self.hand if suitx[c] == lsx]
         if n == 1:
             pool = sorted(set(in_suit or self.hand))
-            return (ALL_CARDS[rng.choice(pool)],)
+            return (ALL_CARDS[pool[int(rng.random() * len(pool))]],)
         if len(in_suit) <= n:
             others = counts_of(c for c in self.hand if ctx.SUITX[c] != lsx)
             extra = _sample_multiset(others, n - len(in_suit), rng)
