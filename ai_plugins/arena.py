@@ -33,7 +33,8 @@ derived from the deal seed, the line-up and the seat; results do not depend on `
 
 Deals are split into chunks run by worker processes (``multiprocessing``, spawn start method,
 ``--jobs`` default: all cores); each worker discovers the plugins anew with the same options.
-A plain-text progress bar goes to standard error (``--quiet`` hides it).
+Progress goes to standard error: a bar redrawn in place on a terminal, else a line each time
+another tenth of the deals is done (``--quiet``: nothing).
 """
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, TextIO
 
 from .base import AIError
-from .manager import AIManager, add_discovery_options
+from .manager import AIManager, add_discovery_options, report_problems
 from .runner import DEFAULT_BUDGET_S, make_player, play_hand
 
 log = logging.getLogger(__name__)
@@ -250,23 +251,46 @@ def format_summary(summary: dict[str, Any]) -> list[str]:
 
 
 class Progress:
-    """A plain-text progress bar on a stream (``\\r`` updates): ``[####....] 12/40 deals 3.1s``."""
+    """Progress of the deals on a stream (default standard error).
+
+    On a terminal (``tty``; None: ``stream.isatty()``) a bar redrawn in place with ``\\r``:
+    ``arena [####....] 12/40 deals 3.1s``. Anywhere else (a file, a pipe, CI logs) plain
+    lines, one each time another tenth of the deals is done: ``arena: 12/40 deals (30%)
+    3.1s``. ``enabled=False`` (``--quiet``) writes nothing.
+    """
 
     def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True,
-                 width: int = 30) -> None:
+                 width: int = 30, tty: bool | None = None) -> None:
         self.total, self.done, self.width = total, 0, width
         self.stream = stream or sys.stderr
         self.enabled = enabled
+        if tty is None:
+            isatty = getattr(self.stream, "isatty", None)
+            try:
+                tty = bool(isatty()) if callable(isatty) else False
+            except (OSError, ValueError):  # a closed or odd stream
+                tty = False
+        self.tty = tty
+        self._tenths = 0  # tenths of the deals reported so far (lines mode)
         self.start = time.monotonic()
 
     def advance(self, n: int) -> None:
-        """Count ``n`` more deals done and redraw."""
+        """Count ``n`` more deals done and redraw the bar (or print a line per tenth)."""
         self.done += n
         if not self.enabled:
             return
+        elapsed = time.monotonic() - self.start
+        if not self.tty:
+            tenths = 10 if self.done >= self.total else self.done * 10 // max(1, self.total)
+            if tenths > self._tenths:
+                self._tenths = tenths
+                pct = 100 * self.done // max(1, self.total)
+                self.stream.write(f"arena: {self.done}/{self.total} deals ({pct}%) "
+                                  f"{elapsed:.1f}s\n")
+                self.stream.flush()
+            return
         filled = int(self.width * self.done / max(1, self.total))
         bar = "#" * filled + "." * (self.width - filled)
-        elapsed = time.monotonic() - self.start
         self.stream.write(f"\rarena [{bar}] {self.done}/{self.total} deals {elapsed:.1f}s")
         if self.done >= self.total:
             self.stream.write("\n")
@@ -286,6 +310,7 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
         raise ValueError("decks must be 2 or 3")
     lineups(len(config.ais))  # validates the AI count
     manager = config.manager()
+    report_problems(manager.problems, log)  # once, here; the workers' managers stay quiet
     for name in config.ais:
         manager.resolve(name)
     jobs = max(1, jobs or os.cpu_count() or 1)
@@ -320,7 +345,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--ai", action="append", required=True, metavar="NAME",
                    help="an AI name (see 'hongwu ai list') or module:object; give 1 to 4 times")
     p.add_argument("--hands", type=int, default=100, metavar="N",
-                   help="number of deals, each played once per line-up (default 100)")
+                   help="number of deals (default 100), not hands: each deal is played once "
+                        "per line-up (2 AIs: 2 line-ups, 3 AIs: 12, 4 AIs: 4), so N deals give "
+                        "each AI 4*N hands (16*N with 3 AIs)")
     p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="decks (default 2)")
     p.add_argument("--seed", type=int, default=None,
                    help="match seed (default: random, printed so the run can be repeated)")
@@ -331,7 +358,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"time budget per AI decision (default {DEFAULT_BUDGET_S:g})")
     p.add_argument("--think-ms", type=int, default=None, metavar="MS",
                    help="thinking time per decision for AIs that search (expert; default 500)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (else a bar on a terminal, a line per 10%% elsewhere)")
     add_discovery_options(p)
     p.set_defaults(func=run_cli)
     return p

@@ -2,9 +2,9 @@
 
 ``hongwu ai list [--plugin-dir DIR ...] [--no-user-plugins] [--ai module:object ...]`` prints
 one line per registered AI: name, version and origin (``built-in``, ``entry point DIST VERSION
-(...)``, a drop-in file's path, or ``module pkg.mod:obj``). Name clashes and plugins that
-failed to load are listed after the table, on standard error; the exit code is 1 when there
-are any, else 0.
+(...)``, a drop-in file's path, or ``module pkg.mod:obj``), then the user plugin folder, which
+it creates when missing (saying so). Name clashes and plugins that failed to load are listed
+after the table, on standard error, each once; the exit code is 1 when there are any, else 0.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from .manager import AIManager, add_discovery_options, manager_from_args, user_plugin_dir
+from .manager import AIManager, add_discovery_options, ensure_user_plugin_dir, manager_from_args
 
 
 def add_ai_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -44,14 +44,20 @@ def format_table(manager: AIManager) -> list[str]:
 
 
 def run_list(ns: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Print the table of AIs; report clashes and broken plugins; exit code 1 if any."""
+    """Print the table of AIs and the user plugin folder (created if missing); report clashes
+    and broken plugins, each once; exit code 1 if any."""
     out = out or sys.stdout
     err = err or sys.stderr
     manager = manager_from_args(ns, ai_specs=getattr(ns, "ai", ()) or ())
     for line in format_table(manager):
         print(line, file=out)
-    if not getattr(ns, "no_user_plugins", False):
-        print(f"\nuser plugin folder: {user_plugin_dir()}", file=out)
+    if manager.user_dir is not None:
+        try:
+            folder, created = ensure_user_plugin_dir(manager.user_dir)
+            note = " (created)" if created else ""
+        except OSError as exc:
+            folder, note = manager.user_dir, f" (missing; cannot create it: {exc})"
+        print(f"\nuser plugin folder: {folder}{note}", file=out)
     status = 0
     for name, infos in sorted(manager.clashes().items()):
         status = 1

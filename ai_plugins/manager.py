@@ -15,8 +15,10 @@ four sources, in this order:
 4. ``--ai module:object`` specs: ``object`` is a plugin or an AI factory (then the AI's name is
    the spec itself).
 
-A plugin that fails to import or raises while registering is logged and listed in
-:attr:`AIManager.problems`; discovery goes on. Two registrations of one name are a *clash*:
+A plugin that fails to import or raises while registering is recorded once in
+:attr:`AIManager.problems` (and logged at DEBUG level only); discovery goes on. Whoever uses
+the manager reports the problems once: ``hongwu ai list`` prints them, programs call
+:func:`report_problems`, which logs each distinct problem once per process. Two registrations of one name are a *clash*:
 logged as a warning naming both sources, shown by ``hongwu ai list``, and any attempt to use
 that name raises :class:`~ai_plugins.base.AIClashError`. Clashes are never resolved silently.
 """
@@ -52,11 +54,39 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
 def user_plugin_dir() -> Path:
     """The per-user drop-in folder: ``ai_plugins`` inside ``platformdirs.user_data_dir("hongwu")``.
 
-    The folder may not exist; nothing is created. Returns a :class:`pathlib.Path`.
+    The folder may not exist; nothing is created here (``hongwu ai list`` creates it, see
+    :func:`ensure_user_plugin_dir`). Returns a :class:`pathlib.Path`.
     """
     import platformdirs
 
     return Path(platformdirs.user_data_dir("hongwu")) / "ai_plugins"
+
+
+def ensure_user_plugin_dir(folder: str | Path | None = None) -> tuple[Path, bool]:
+    """Create the user plugin folder (default :func:`user_plugin_dir`) with its parents if it
+    is missing. Returns ``(folder, created)``; raises ``OSError`` when it cannot be created."""
+    path = Path(folder) if folder is not None else user_plugin_dir()
+    if path.is_dir():
+        return path, False
+    path.mkdir(parents=True, exist_ok=True)
+    return path, True
+
+
+_REPORTED: set[str] = set()
+
+
+def report_problems(problems: Iterable[str], logger: logging.Logger | None = None) -> list[str]:
+    """Log each plugin problem (see :attr:`AIManager.problems`) as a warning on ``logger``
+    (default this module's), each distinct message once per process, however many managers
+    found it. Returns the messages logged now."""
+    logger = logger or log
+    fresh = []
+    for problem in problems:
+        if problem not in _REPORTED:
+            _REPORTED.add(problem)
+            fresh.append(problem)
+            logger.warning("AI plugin problem: %s", problem)
+    return fresh
 
 
 def is_plugin(obj: Any) -> bool:
@@ -85,9 +115,11 @@ class AIManager:
 
     Attributes:
         pm: the ``pluggy.PluginManager`` holding every plugin.
-        problems: ``list[str]``, one message per plugin that could not be loaded or registered.
+        problems: ``list[str]``, one message per plugin that could not be loaded or registered
+            (each problem once; the manager logs them at DEBUG level only, the caller reports
+            them, e.g. with :func:`report_problems`).
 
-    Construction never raises for a broken plugin; see :attr:`problems` and the log.
+    Construction never raises for a broken plugin; see :attr:`problems`.
     """
 
     def __init__(
@@ -175,8 +207,11 @@ class AIManager:
 
     # ------------------------------------------------------------------ loading
     def _problem(self, message: str) -> None:
-        log.error("AI plugin problem: %s", message)
-        self.problems.append(message)
+        # Recorded once; reported by whoever uses the manager (not logged loudly here, or
+        # one broken file shows up once per manager plus once per report).
+        log.debug("AI plugin problem: %s", message)
+        if message not in self.problems:
+            self.problems.append(message)
 
     def _load_builtins(self) -> None:
         for modname in BUILTIN_PLUGINS:

@@ -64,13 +64,12 @@ class AIProvider:
             self._loaded = True
             if self._use_plugins:
                 try:
-                    from ai_plugins.manager import AIManager
+                    from ai_plugins.manager import AIManager, report_problems
 
                     self._manager = AIManager(plugin_dirs=self._plugin_dirs,
                                               ai_specs=self._ai_specs,
                                               user_dir=self._user_plugins)
-                    for problem in self._manager.problems:
-                        log.warning("AI plugin problem: %s", problem)
+                    report_problems(self._manager.problems, log)  # once per process
                 except ImportError as exc:
                     log.warning("ai_plugins unavailable (%s): using %s", exc, FALLBACK_NAME)
         return self._manager

@@ -2,11 +2,14 @@
 
 ``hongwu host`` runs the authoritative server (:mod:`net.server`) and, unless ``--headless``,
 opens the pygame client connected to it over loopback with host rights, in the LAN lobby
-(fill seats with AIs, ready). It prints ``listening on ADDR:PORT`` once bound; headless it
-reports hands and seats (``seat 2 resumed by Ann``...) and stops after ``--hands``. ``hongwu join
-[HOST[:PORT]]`` opens the client connected to a host (found by LAN discovery when HOST is left
-out) in the LAN lobby until the first hand, or with ``--headless`` plays with an AI in the
-terminal. Both sub-commands are wired by :mod:`game.cli` through :func:`add_host_parser` /
+(fill seats with AIs, ready). It prints ``listening on ADDR:PORT`` once bound and the
+``hongwu join`` command to reach it; headless it says which seats keep the first hand from
+starting and the exact options that fill them, reports hands and seats (``seat 2 resumed by
+Ann``...) and stops after ``--hands``. ``hongwu join [HOST[:PORT]]`` opens the client connected
+to a host (found by LAN discovery when HOST is left out) in the LAN lobby until the first hand,
+or with ``--headless`` plays with an AI in the terminal: it prints who is still missing, gives
+up after ``--wait`` seconds if no hand starts, and prints one result line per hand in the
+format of ``hongwu play``. Both sub-commands are wired by :mod:`game.cli` through :func:`add_host_parser` /
 :func:`add_join_parser`; their ``func`` returns the exit code (0 success, 1 network failure,
 2 usage error).
 """
@@ -78,6 +81,129 @@ def _seconds(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError("seconds must not be negative")
     return value
+
+
+_WILDCARDS = ("", "0.0.0.0", "::", "[::]")
+
+
+def join_address(bind: str, port: int) -> str | None:
+    """The ``HOST:PORT`` players give to ``hongwu join`` for a host bound to ``bind``, or None
+    when ``bind`` is a wildcard (``0.0.0.0``, ``::``): then only the user knows which of the
+    machine's addresses the others can reach. IPv6 addresses get brackets (``[::1]:47470``).
+
+    >>> join_address("127.0.0.1", 47470), join_address("::1", 5), join_address("0.0.0.0", 5)
+    ('127.0.0.1:47470', '[::1]:5', None)
+    """
+    if bind.strip() in _WILDCARDS:
+        return None
+    host = bind.strip().strip("[]")
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def is_loopback(bind: str) -> bool:
+    """True for an address only this machine reaches (``127.x.x.x``, ``::1``, ``localhost``).
+
+    >>> is_loopback("127.0.0.1"), is_loopback("::1"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    import ipaddress
+
+    text = bind.strip().strip("[]")
+    if text.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(text).is_loopback
+    except ValueError:
+        return False
+
+
+def announce_targets(bind: str, announce: Sequence[str], off: bool) -> list[str] | None:
+    """Where ``hongwu host`` sends its LAN announcements: None with ``--no-discovery``, the
+    ``--announce`` addresses when given, ``127.0.0.1`` when bound to a loopback address
+    (nobody else could join it anyway), else the LAN broadcast address."""
+    if off:
+        return None
+    if announce:
+        return list(announce)
+    return ["127.0.0.1"] if is_loopback(bind) else ["255.255.255.255"]
+
+
+def join_hint(bind: str, port: int) -> str:
+    """The ``players join with: ...`` line ``hongwu host`` prints: the real address when bound
+    to one, else a placeholder plus the loopback address for players on this machine."""
+    address = join_address(bind, port)
+    if address is not None:
+        return f"players join with: hongwu join {address} --name NAME"
+    local = "[::1]" if ":" in bind else "127.0.0.1"
+    return (f"players join with: hongwu join <this machine's address>:{port} --name NAME "
+            f"(on this machine: hongwu join {local}:{port} --name NAME)")
+
+
+def missing_seats(seats: Sequence[Any], skip: int | None = None) -> list[str]:
+    """What keeps a hand from starting, one phrase per seat, from wire ``Seat`` maps (see
+    PROTOCOL.md): ``seat 1 empty``, ``seat 2 (Bob) not ready``, ``seat 3 (Ann) disconnected``
+    (a dropped player who is not ready). AI seats and ready players are not listed; nor is
+    seat ``skip`` (a headless join's own seat: it says ready by itself).
+
+    >>> missing_seats([{"kind": "empty"}, {"kind": "ai"},
+    ...                {"kind": "human", "name": "Bob", "ready": False, "connected": True}])
+    ['seat 0 empty', 'seat 2 (Bob) not ready']
+    """
+    out = []
+    for i, st in enumerate(seats):
+        if i == skip:
+            continue
+        kind = st.get("kind")
+        if kind == "empty":
+            out.append(f"seat {i} empty")
+        elif kind == "human" and not st.get("ready"):
+            state = "not ready" if st.get("connected", True) else "disconnected"
+            out.append(f"seat {i} ({st.get('name')}) {state}")
+    return out
+
+
+def _empty_seats(seats: Sequence[Any], skip: int | None = None) -> list[int]:
+    """The numbers of the empty seats among wire Seat maps, except ``skip``."""
+    return [i for i, st in enumerate(seats) if st.get("kind") == "empty" and i != skip]
+
+
+def fill_options(option: str, seats: Sequence[int], ai: str = "basic") -> str:
+    """``--ai 1=basic --ai 3=basic``: the options that seat ``ai`` in ``seats``.
+
+    >>> fill_options("--fill", [2, 3])
+    '--fill 2=basic --fill 3=basic'
+    """
+    return " ".join(f"{option} {seat}={ai}" for seat in seats)
+
+
+def host_waiting_lines(seats: Sequence[Any], address: str) -> list[str]:
+    """What a headless host prints while no hand can start: who is missing and the exact
+    options that fill the seats (players joining at ``address``, ``--fill`` on a join
+    command, or ``--ai SEAT=AI`` when starting the host). ``seats`` are wire Seat maps."""
+    missing = missing_seats(seats)
+    if not missing:
+        return []
+    lines = ["a hand starts when all 4 seats are taken and every player is ready; "
+             f"waiting for: {', '.join(missing)}"]
+    empty = _empty_seats(seats)
+    if empty:
+        lines.append(f"  seat a player:  hongwu join {address} --name NAME "
+                     f"[--headless --ai basic]")
+    if len(empty) > 1:  # the joining player takes the first empty seat, AIs the others
+        lines.append(f"  seat AIs:       add {fill_options('--fill', empty[1:])} to that join "
+                     f"command, or start the host with {fill_options('--ai', empty[1:])}")
+    return lines
+
+
+def result_line(hand_no: int, settlement: Any) -> str:
+    """The console line of a settled hand, e.g. ``hand 1: dealer seat 2 bid 75 final +15 game
+    points [+6,-2,-2,-2]``, for a wire ``Settlement`` map: the very line ``hongwu play`` prints
+    (``game.app.result_line``, which imports no pygame)."""
+    from game.app import result_line as play_result_line
+
+    from .codec import settlement_in
+
+    return play_result_line(hand_no, settlement_in(settlement))
 
 
 def token_file() -> Path:
@@ -276,7 +402,7 @@ def run_host(ns: argparse.Namespace) -> int:
     if ns.hands is not None and ns.hands < 1:
         print("hongwu host: --hands must be at least 1", file=sys.stderr)
         return 2
-    announce = None if ns.no_discovery else (ns.announce or ["255.255.255.255"])
+    announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
     host = BackgroundHost(host_config(ns), _ai_provider(ns), announce, ns.announce_port)
     try:
         port = host.start()
@@ -284,15 +410,20 @@ def run_host(ns: argparse.Namespace) -> int:
         print(f"hongwu host: cannot listen on {ns.bind}:{ns.port}: {exc}", file=sys.stderr)
         host.stop()
         return 1
-    print(f"hosting '{ns.name}' on {ns.bind}:{port}"
-          f"{'' if announce is None else ' (announced on the LAN)'}", flush=True)
+    if announce is None:
+        where = ""
+    elif announce == ["127.0.0.1"] and not ns.announce:
+        where = " (announced on this machine only)"
+    else:
+        where = " (announced on the LAN)"
+    print(f"hosting '{ns.name}' on {ns.bind}:{port}{where}", flush=True)
     print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
-    print(f"players join with: hongwu join <this machine's address>:{port} --name NAME",
-          flush=True)
+    print(join_hint(ns.bind, port), flush=True)
     try:
         if ns.headless:
             print(f"host key (host rights in hello): {host.server.host_key}", flush=True)
-            return _wait_headless(host, ns.hands)
+            address = join_address(ns.bind, port) or f"<this machine's address>:{port}"
+            return _wait_headless(host, ns.hands, address=address)
         return _host_window(host, port, ns)
     except KeyboardInterrupt:
         print("stopping", flush=True)
@@ -325,25 +456,38 @@ def seat_changes(before: Sequence[tuple[Any, ...]] | None,
     return out
 
 
-def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1) -> int:
+def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *,
+                   address: str = "HOST:PORT") -> int:
     """Print the table's progress (hands, seats joining, dropping, resuming) until ``hands``
-    hands have been played (for ever with None); returns the exit code."""
+    hands have been played (for ever with None); returns the exit code.
+
+    Until the first hand starts it says which seats are missing and how to fill them
+    (players joining at ``address``, ``--fill`` / ``--ai SEAT=AI``), again whenever that
+    changes."""
     room = host.server.rooms[0]
 
     def look() -> tuple[Any, ...]:
         seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
                       for s in room.seats)
-        return room.hand_no, room.in_hand, seats
+        return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats]
 
     started = settled = 0  # hands reported so far (none is skipped, however short)
     last_seats = None
-    kinds = host.call(lambda: [s.kind for s in room.seats])
-    print(f"waiting for players; seats: {', '.join(kinds)}", flush=True)
+    _, _, _, wire = host.call(look)
+    print(f"waiting for players; seats: {', '.join(s['kind'] for s in wire)}", flush=True)
+    last_missing = missing_seats(wire)
+    for line in host_waiting_lines(wire, address):
+        print(line, flush=True)
     while True:
-        hand_no, in_hand, seats = host.call(look)
+        hand_no, in_hand, seats, wire = host.call(look)
         for line in seat_changes(last_seats, seats):
             print(line, flush=True)
         last_seats = seats
+        if hand_no == 0:
+            missing = missing_seats(wire)
+            if missing != last_missing and missing:
+                print(f"waiting for: {', '.join(missing)}", flush=True)
+            last_missing = missing
         done = hand_no - (1 if in_hand else 0)
         while started < hand_no or settled < done:
             if settled < started and settled < done:
@@ -409,9 +553,11 @@ def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--fill", action="append", default=[], type=_ai_seat, metavar="SEAT=AI",
                    help="fill an empty seat with a host AI first (needs rights; repeatable)")
     p.add_argument("--hands", type=int, default=None, metavar="N",
-                   help="leave after N hands")
+                   help="leave after N hands (default: stay until the host closes)")
     p.add_argument("--wait", type=_seconds, default=600.0, metavar="S",
-                   help="with --headless: seconds to wait for the first hand (default 600)")
+                   help="with --headless: give up (exit 1) when no hand has started after S "
+                        "seconds, e.g. because seats are still empty; once a hand has started "
+                        "there is no limit (0 = wait for ever; default 600)")
     p.add_argument("--discover-timeout", type=_seconds, default=2.5, metavar="S",
                    help="seconds to listen for hosts when HOST is omitted")
     p.add_argument("--discovery-port", type=int, default=DISCOVERY_PORT, metavar="N",
@@ -471,7 +617,7 @@ def run_join(ns: argparse.Namespace) -> int:
 async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str,
                          token: str | None, key: str) -> int:
     from .ai import AIProvider
-    from .bot import Bot
+    from .bot import Bot, NoHandStarted
     from .client import Client, RemoteError
 
     async def hello(tok: str | None) -> Client:
@@ -513,12 +659,39 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     provider = AIProvider(plugin_dirs=ns.plugin_dir, user_plugins=not ns.no_user_plugins)
     ai_name = ns.ai or provider.default_name()
     player = provider.make(ai_name, seat if seat is not None else 0, ns.ai_budget)
+    table = dict((welcome.get("snapshot") or {}).get("table") or {})
+    can_fill = bool(welcome.get("host")) or table.get("fill") == "anyone"
+    shown: dict[str, Any] = {"missing": None, "started": bool(table.get("in_hand"))}
+
+    def report_missing(prefix: str) -> None:
+        """Print who keeps the first hand from starting (when that changed)."""
+        if shown["started"]:
+            return
+        missing = missing_seats(table.get("seats") or [], skip=seat)
+        if missing and missing != shown["missing"]:
+            print(f"{prefix}{', '.join(missing)}", flush=True)
+            if shown["missing"] is None and _empty_seats(table.get("seats") or [], seat):
+                print(_fill_tip(table.get("seats") or [], seat, can_fill), flush=True)
+        shown["missing"] = missing
+
+    if ns.fill:  # the seats changed: drop the table updates they caused and look again
+        while not client.notifications.empty():  # (the bot starts from a snapshot too)
+            client.notifications.get_nowait()
+        try:
+            table = dict((await client.call("snapshot"))["table"])
+        except Exception as exc:  # the bot below meets a lost connection too
+            log.info("snapshot after --fill failed: %r", exc)
+    report_missing("waiting for the first hand; missing: ")
 
     def show(method: str, params: dict[str, Any]) -> None:
         if method == "event" and params["event"]["kind"] == "hand_settled":
-            s = params["event"]["settlement"]
-            print(f"hand {params['hand_no']}: dealer seat {s['dealer']} bid {s['bid']} final "
-                  f"{s['dealer_final']:+d} game points {s['game_points']}", flush=True)
+            print(result_line(params["hand_no"], params["event"]["settlement"]), flush=True)
+        elif method == "table":
+            table.clear()
+            table.update(params["table"])
+            if table.get("in_hand"):
+                shown["started"] = True
+            report_missing("waiting for the first hand; missing: ")
         elif method == "auto":
             print(f"auto-play {'on' if params['on'] else 'off'} for seat {params['seat']} "
                   f"({params['reason']})", flush=True)
@@ -527,7 +700,12 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
 
     bot = Bot(client, player, hands=ns.hands, on_message=show, think=ns.think)
     try:
-        await bot.run(timeout=float("inf") if ns.hands is None else ns.wait + ns.hands * 600)
+        await bot.run(timeout=None, start_timeout=ns.wait or None)
+    except NoHandStarted:
+        missing = missing_seats(table.get("seats") or [], skip=seat)
+        print(f"hongwu join: no hand started within {ns.wait:g} s (--wait)"
+              f"{'; missing: ' + ', '.join(missing) if missing else ''}", file=sys.stderr)
+        return 1
     except asyncio.TimeoutError:
         print("hongwu join: gave up waiting", file=sys.stderr)
         return 1
@@ -540,6 +718,17 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     finally:
         await client.bye()
     return 0
+
+
+def _fill_tip(seats: Sequence[Any], seat: int | None, can_fill: bool) -> str:
+    """How a joining player gets the empty seats filled with AIs: ``--fill`` on the join
+    command when the table lets anyone fill, else only the host (``--ai`` or its lobby)."""
+    empty = _empty_seats(seats, skip=seat)
+    at_host = f"start the host with {fill_options('--ai', empty)}"
+    if can_fill:
+        return (f"  to seat AIs there, add {fill_options('--fill', empty)} to this command, "
+                f"or {at_host}")
+    return f"  only the host may seat AIs at this table: from its lobby, or {at_host}"
 
 
 def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,

@@ -176,8 +176,10 @@ class Client:
         except asyncio.CancelledError:
             pass
 
-    async def next_notification(self, timeout: float = 10.0) -> tuple[str, dict[str, Any]]:
-        """The next queued notification ``(method, params)``; waits up to ``timeout`` s.
+    async def next_notification(self, timeout: float | None = 10.0
+                                ) -> tuple[str, dict[str, Any]]:
+        """The next queued notification ``(method, params)``; waits up to ``timeout`` s
+        (None: until one arrives or the connection closes).
 
         Raises ``asyncio.TimeoutError``, or :class:`ConnectionClosed` when the connection is
         closed and nothing is queued.

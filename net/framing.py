@@ -62,6 +62,31 @@ def encode(message: Any, max_frame: int = MAX_FRAME) -> bytes:
     return data
 
 
+_DECODE_ERRORS = {
+    "FormatError": "not msgpack (a byte that starts no msgpack value, such as 0xc1)",
+    "StackError": "nested too deeply",
+}
+
+
+def describe_decode_error(exc: BaseException) -> str:
+    """``"TypeName: what went wrong"`` for an exception msgpack raised on bad input.
+
+    msgpack raises some errors (``FormatError``, ``StackError``) without a message; they get
+    a short description, so a goodbye reason never ends empty.
+
+    >>> describe_decode_error(msgpack.FormatError())
+    'FormatError: not msgpack (a byte that starts no msgpack value, such as 0xc1)'
+    >>> describe_decode_error(ValueError("int is not allowed for map key"))
+    'ValueError: int is not allowed for map key'
+    """
+    name = type(exc).__name__
+    text = str(exc).strip()
+    if not text:
+        doc = (type(exc).__doc__ or "").strip().splitlines()
+        text = _DECODE_ERRORS.get(name) or (doc[0].rstrip(".") if doc else "no details")
+    return f"{name}: {text}"
+
+
 class Decoder:
     """Incremental decoder: feed it received bytes, get back the complete documents.
 
@@ -122,7 +147,9 @@ class Decoder:
             if "exceeds max" in str(exc) or isinstance(exc, msgpack.BufferFull):
                 self.broken = FrameTooLarge(f"incoming frame too large: {exc}")
             else:
-                self.broken = FrameCorrupt(f"undecodable bytes: {type(exc).__name__}: {exc}")
+                self.broken = FrameCorrupt(
+                    f"undecodable bytes in the document at offset {self._done}: "
+                    f"{describe_decode_error(exc)}")
             raise self.broken from None
         return out
 

@@ -84,7 +84,7 @@ def test_arena_cli_with_a_plugin_and_json(tmp_path, capsys):
                         "--plugin-dir", str(tmp_path / "plugins"), "--budget", "1"])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "2/2 deals" in err  # the progress bar
+    assert "2/2 deals" in err and "\r" not in err  # progress: lines, stderr is no terminal
     data = json.loads(out_json.read_text())
     assert data["seed"] == 3 and data["deals"] == 2 and set(data["ais"]) == {"first", "basic"}
     for name, s in data["ais"].items():
@@ -99,10 +99,39 @@ def test_progress_bar_text():
     import io
 
     buf = io.StringIO()
-    bar = Progress(4, stream=buf, width=8)
+    bar = Progress(4, stream=buf, width=8, tty=True)
     bar.advance(2)
     bar.advance(2)
-    assert "[####....] 2/4 deals" in buf.getvalue() and buf.getvalue().endswith("\n")
+    assert "\rarena [####....] 2/4 deals" in buf.getvalue() and buf.getvalue().endswith("\n")
+
+
+def test_progress_off_a_terminal_prints_a_line_per_tenth():
+    import io
+
+    buf = io.StringIO()  # not a terminal: no \r redraws
+    bar = Progress(40, stream=buf)
+    assert not bar.tty
+    for _ in range(40):
+        bar.advance(1)
+    lines = buf.getvalue().splitlines()
+    assert "\r" not in buf.getvalue() and len(lines) == 10
+    assert lines[0].startswith("arena: 4/40 deals (10%)")
+    assert lines[-1].startswith("arena: 40/40 deals (100%)")
+    few = io.StringIO()
+    small = Progress(3, stream=few)
+    small.advance(2)
+    small.advance(1)
+    assert few.getvalue().splitlines()[-1].startswith("arena: 3/3 deals (100%)")
+    quiet = io.StringIO()
+    Progress(3, stream=quiet, enabled=False).advance(3)
+    assert quiet.getvalue() == ""
+
+
+def test_arena_hands_help_says_deals_per_line_up(capsys):
+    with pytest.raises(SystemExit):
+        hongwu_main(["arena", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--hands N number of deals" in text and "once per line-up" in text
 
 
 def test_ai_speed_benchmark_runs(capsys):

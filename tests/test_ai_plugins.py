@@ -200,3 +200,46 @@ def test_ai_list_cli_reports_clashes(tmp_path, capsys):
     assert code == 1
     assert "! random" in out
     assert "'random' is registered by 2 sources" in err and "dup.py" in err and "built-in" in err
+
+
+def test_a_broken_plugin_is_reported_once(tmp_path, capsys, caplog):
+    """One import failure: one problem in the manager, one ``warning:`` line from
+    ``hongwu ai list``, and nothing logged at WARNING or above by ai_plugins itself."""
+    write_plugin(tmp_path, "broken", "import hongwu_no_such_module_here\n")
+    with caplog.at_level("DEBUG"):
+        code = hongwu_main(["ai", "list", "--no-user-plugins", "--plugin-dir", str(tmp_path)])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.count("broken.py") == 1 and err.startswith("warning: "), err
+    assert "broken.py" not in out
+    loud = [r for r in caplog.records if r.levelno >= 30 and "broken.py" in r.getMessage()]
+    assert loud == [], [r.getMessage() for r in loud]
+    m = manager_for(tmp_path)
+    m.load_dir(tmp_path)  # the same folder again: still one problem
+    assert len(m.problems) == 1 and "hongwu_no_such_module_here" in m.problems[0]
+
+
+def test_report_problems_logs_each_problem_once_per_process(tmp_path, caplog):
+    from ai_plugins.manager import report_problems
+
+    write_plugin(tmp_path, "broken2", "raise RuntimeError('nope')\n")
+    first, second = manager_for(tmp_path), manager_for(tmp_path)  # e.g. the menu and a table
+    assert first.problems == second.problems and len(first.problems) == 1
+    with caplog.at_level("WARNING"):
+        assert report_problems(first.problems) == first.problems
+        assert report_problems(second.problems) == []
+    assert sum("broken2.py" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_ai_list_creates_the_user_plugin_folder(tmp_path, monkeypatch, capsys):
+    import ai_plugins.manager as manager
+
+    folder = tmp_path / "data" / "hongwu" / "ai_plugins"
+    monkeypatch.setattr(manager, "user_plugin_dir", lambda: folder)
+    assert hongwu_main(["ai", "list"]) == 0
+    out = capsys.readouterr().out
+    assert f"user plugin folder: {folder} (created)" in out
+    assert folder.is_dir()
+    assert hongwu_main(["ai", "list"]) == 0
+    out = capsys.readouterr().out
+    assert f"user plugin folder: {folder}\n" in out  # already there: nothing more said

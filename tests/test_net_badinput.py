@@ -75,6 +75,38 @@ def test_undecodable_or_malformed_documents_close_the_connection(payload, name):
     run(main())
 
 
+@pytest.mark.parametrize("payload, words", [
+    (b"\xc1\xc1\xc1\xc1", "FormatError: not msgpack"),
+    (b"\x91" * 3000 + b"\xc0", "StackError: nested too deeply"),
+    (msgpack.packb({1: 2}), "ValueError: int is not allowed for map key"),
+], ids=["c1", "deep", "int-key"])
+def test_bad_bytes_goodbye_gives_a_reason(payload, words):
+    """The BAD_BYTES goodbye names the error and says what it means, even when msgpack's
+    exception has no message of its own."""
+    async def main():
+        async with running_server() as srv:
+            reader, writer = await raw(srv)
+            writer.write(payload)
+            byes = [d for d in await read_until_closed(reader) if d[:2] == [2, "goodbye"]]
+            writer.close()
+            err = byes[0][2]["error"]
+            assert err["name"] == "BAD_BYTES"
+            assert words in err["message"], err
+            assert not err["message"].rstrip().endswith(":"), err
+    run(main())
+
+
+def test_describe_decode_error_never_ends_empty():
+    class Mystery(Exception):
+        """Something odd happened."""
+
+    class Bare(Exception):
+        pass
+
+    assert framing.describe_decode_error(Mystery()) == "Mystery: Something odd happened"
+    assert framing.describe_decode_error(Bare()) == "Bare: no details"
+
+
 def test_oversized_frame_closes_only_that_connection():
     async def main():
         async with running_server(max_frame=4096) as srv:
