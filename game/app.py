@@ -237,14 +237,23 @@ class App:
         if self.options.save_settings:
             settings_mod.save(self.settings)
 
-    def _toolbar_items(self) -> list[tuple[str, str]]:
+    def sound_on(self) -> bool:
+        """True when sounds really play: a working audio output and not muted."""
+        return bool(self.audio.available) and not self.audio.muted
+
+    def _toolbar_items(self) -> list[tuple]:
+        """The table's toolbar: ``(key, label, icon, short label, enabled)`` per button (see
+        :meth:`game.scenes.table_scene.TableScene._toolbar_buttons`).  The sound button shows
+        the real state: greyed out, crossed speaker when there is no audio output at all."""
         from game.i18n import _
 
+        zh = self.lang == "zh"
+        on = self.sound_on()
         return [
-            ("menu", _("Menu")),
-            ("lang", "English" if self.lang == "zh" else "中文"),
-            ("sound", _("Sound off") if self.audio.muted else _("Sound on")),
-            ("speed", _("Speed: {s}").format(s=_(self.speed))),
+            ("menu", _("Menu"), "menu", ""),
+            ("lang", "English" if zh else "中文", None, "EN" if zh else "中文"),
+            ("sound", _("On") if on else _("Off"), "sound_on" if on else "sound_off", "", bool(self.audio.available)),
+            ("speed", _(self.speed), "speed", None),
         ]
 
     def _on_toolbar(self, key: str) -> None:
@@ -365,12 +374,24 @@ class App:
 
     def run(self) -> int:
         """Loop until done; returns the exit code (0 normally).  While the table is idle the
-        loop sleeps on the event queue instead of redrawing (low idle CPU)."""
+        loop sleeps on the event queue instead of redrawing (low idle CPU).
+
+        Ctrl-C (KeyboardInterrupt) ends the loop cleanly: a short message on stderr, the
+        window closed, pygame shut down, exit code :data:`EXIT_INTERRUPTED` (130)."""
+        interrupted = False
         try:
             while self.step(self.wait_events()):
                 pass
+        except KeyboardInterrupt:
+            interrupted = True
+            self.running = False
+            self.exit_code = EXIT_INTERRUPTED
         finally:
-            self.close()
+            try:
+                self.close()
+            finally:
+                if interrupted:
+                    _interrupted()
         return self.exit_code
 
     def close(self) -> None:
@@ -787,8 +808,59 @@ def options_from_args(ns: argparse.Namespace) -> Options:
     )
 
 
+def seat_errors(options: Options) -> list[str]:
+    """Why the AI seats of ``options`` cannot be played as asked: one message per unknown or
+    clashing AI name (a clash names every source of the name, see PLUGINS.md), found with the
+    same plugin discovery the table uses.  Empty when every seat resolves (or when
+    ``ai_plugins`` is not installed: the table then plays first-legal stand-ins)."""
+    from game.table import HUMAN
+
+    try:
+        from ai_plugins.base import AIError
+        from ai_plugins.manager import AIManager
+    except ImportError:
+        return []
+    kinds = [k for k in dict.fromkeys(options.seats) if k != HUMAN]
+    if not kinds:
+        return []
+    manager = AIManager(plugin_dirs=options.plugin_dirs, ai_specs=options.ai_specs, user_dir=options.user_plugins)
+    errors = []
+    for kind in kinds:
+        try:
+            manager.resolve(kind)
+        except AIError as exc:
+            errors.append(f"seat {options.seats.index(kind)}: {exc}")
+        except Exception as exc:  # a module:object whose import fails in another way
+            errors.append(f"seat {options.seats.index(kind)}: cannot load {kind!r}: {exc!r}")
+    if errors:
+        errors += [f"note: {problem}" for problem in manager.problems]
+    return errors
+
+
+#: exit status after Ctrl-C (128 + SIGINT, as shells report it)
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted() -> int:
+    """Ctrl-C: a one-line message, pygame shut down (font caches dropped with it);
+    returns :data:`EXIT_INTERRUPTED`."""
+    print("hongwu: interrupted", file=sys.stderr)
+    try:
+        import pygame
+
+        from game import fonts
+
+        pygame.quit()
+        fonts.reset()
+    except Exception:  # pragma: no cover - shutting down anyway
+        log.debug("pygame did not shut down cleanly", exc_info=True)
+    return EXIT_INTERRUPTED
+
+
 def run(ns: argparse.Namespace) -> int:
-    """Entry point of ``hongwu play``; returns the exit code."""
+    """Entry point of ``hongwu play``; returns the exit code: 0, 2 for bad options (an
+    unknown or clashing AI in ``--seats`` is reported before any window opens), 3 when
+    ``--max-frames`` stopped it, 130 after Ctrl-C."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=os.environ.get("HONGWU_LOG", "WARNING").upper(),
                             format="%(levelname)s %(name)s: %(message)s")
@@ -796,8 +868,18 @@ def run(ns: argparse.Namespace) -> int:
         print("hongwu play: --hands must be at least 1", file=sys.stderr)
         return 2
     try:
-        app = App(options_from_args(ns))
+        options = options_from_args(ns)
+        if not options.menu:  # the table opens at once: its AIs must exist
+            errors = seat_errors(options)
+            if errors:
+                for line in errors:
+                    print(f"hongwu play: {line}" if line.startswith("note:") else f"hongwu play: error: {line}",
+                          file=sys.stderr)
+                return 2
+        app = App(options)
     except ValueError as exc:
         print(f"hongwu play: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return _interrupted()
     return app.run()

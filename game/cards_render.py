@@ -96,6 +96,17 @@ def pip(suit: str, size: int, color=None) -> pygame.Surface:
     return surf
 
 
+def index_metrics(w: int) -> tuple[int, int]:
+    """``(width, height)`` in px of the rank-and-suit index in the top-left corner of a face
+    ``w`` px wide (from the card's left and top edges): what must stay visible of a card that
+    others overlap, so its rank and suit can be read."""
+    pad = max(2, w // 18)
+    idx_size = max(9, int(w * 0.30))
+    text_h = fonts.get_font(idx_size, bold=True).get_height()
+    small = max(6, int(w * 0.22))
+    return pad + int(w * 0.30), pad + int(text_h * 0.92) + small
+
+
 TRUMP_BG = (255, 243, 212)
 TRUMP_TAG = (226, 150, 20)
 KEY = (255, 0, 255)  # colour key of the transparent corners (never used on a card)

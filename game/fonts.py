@@ -85,3 +85,10 @@ def fit_size(text: str, size: int, max_width: int, bold: bool = False) -> int:
 def clear_cache() -> None:
     """Forget cached text surfaces (after a language switch or display change)."""
     _TEXT_CACHE.clear()
+
+
+def reset() -> None:
+    """Forget every font and text surface (after ``pygame.quit()``: the fonts it closed must
+    not be reused if pygame starts again)."""
+    get_font.cache_clear()
+    clear_cache()

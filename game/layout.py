@@ -13,6 +13,8 @@ import math
 
 import pygame
 
+from game.cards_render import index_metrics
+
 BOTTOM, RIGHT, TOP, LEFT = range(4)
 POSITIONS = (BOTTOM, RIGHT, TOP, LEFT)
 MIN_SIZE = (800, 480)
@@ -33,7 +35,10 @@ class Layout:
 
     Attributes (all ``pygame.Rect`` unless noted): ``screen``; ``margin`` (px);
     ``card_w``/``card_h`` hand card size; ``raise_px`` how far a selected card rises;
-    ``two_rows`` (bool) whether a full hand is split over two rows; ``trick_w``/``trick_h``
+    ``two_rows`` (bool) whether a full hand is split over two rows; ``row_offset`` (px) how
+    far the front row sits below the back row; ``index_w``/``index_h`` the rank-and-suit
+    corner of a hand card, always left visible; ``min_font`` the smallest readable label
+    size (px); ``trick_w``/``trick_h``
     played-card size; ``back_w``/``back_h`` opponents' card backs; ``hand_area``;
     ``action_bar`` (buttons for the current phase); ``message_rect``; ``info_rect`` (trump,
     dealer, bid); ``toolbar`` (language/sound/speed buttons); ``scores_rect`` (the live points
@@ -53,18 +58,24 @@ class Layout:
         self.small_font = max(11, round(16 * u))
         self.max_hand = max_hand
 
+        #: smallest font (px) a label may shrink to and stay readable (toolbar, helper buttons)
+        self.min_font = max(12, round(15 * u))
+
         # -- hand cards ------------------------------------------------------------------
         card_h = round(min(h * 0.205, w * 0.16))
         card_w = round(card_h * 0.70)
         avail = w - 2 * m
         spacing = (avail - card_w) / max(1, max_hand - 1)
-        self.two_rows = spacing < 0.33 * card_w
+        self.two_rows = spacing < self._min_step(card_w)
         if self.two_rows:
             card_h = round(card_h * 0.82)
             card_w = round(card_h * 0.70)
         self.card_w, self.card_h = card_w, card_h
+        #: the rank-and-suit index of a hand card (px from its top-left corner): what stays visible
+        self.index_w, self.index_h = index_metrics(card_w)
         self.raise_px = round(card_h * 0.2)
-        self.row_offset = round(card_h * 0.42) if self.two_rows else 0
+        # the back row shows its cards' whole index (rank and suit pip) above the front row
+        self.row_offset = max(round(card_h * 0.42), self.index_h + max(2, m // 2)) if self.two_rows else 0
         # a single row is fanned along a gentle arc (the middle cards sit higher)
         self.arc_px = 0 if self.two_rows else round(card_h * 0.07)
         hand_h = self.raise_px + self.arc_px + card_h + self.row_offset
@@ -115,7 +126,7 @@ class Layout:
         info_h = min(info_h, max(plate_h, round(118 * u)))
         self.info_rect = pygame.Rect(m, m, info_w, info_h)
         tb_h = max(24, round(32 * u))
-        tb_w = max(230, round(300 * u))
+        tb_w = max(280, round(300 * u))  # room for readable labels at 800×480 too
         self.toolbar = pygame.Rect(w - m - tb_w, m, tb_w, tb_h)
         self.scores_rect = pygame.Rect(w - m - tb_w, self.toolbar.bottom + m // 2, tb_w,
                                        max(plate_h, self.backs[RIGHT].y - self.toolbar.bottom - m - m))
@@ -154,6 +165,12 @@ class Layout:
         self.overlay = pygame.Rect(0, 0, ow, oh)
         self.overlay.center = self.screen.center
 
+    @staticmethod
+    def _min_step(card_w: int) -> float:
+        """Smallest horizontal step between overlapping hand cards that leaves each card's
+        rank and suit readable."""
+        return max(0.33 * card_w, index_metrics(card_w)[0])
+
     # -- hand ------------------------------------------------------------------------------------
     def hand_rects(self, n: int) -> list[pygame.Rect]:
         """Rects of ``n`` hand cards in display order (unraised), centred in ``hand_area``.
@@ -166,7 +183,7 @@ class Layout:
         if n <= 0:
             return []
         rows = [n]
-        if self.two_rows and (self.hand_area.w - self.card_w) / max(1, n - 1) < 0.33 * self.card_w:
+        if self.two_rows and (self.hand_area.w - self.card_w) / max(1, n - 1) < self._min_step(self.card_w):
             rows = [math.ceil(n / 2), n // 2]
         rects: list[pygame.Rect] = []
         avail = self.hand_area.w

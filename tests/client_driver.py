@@ -116,3 +116,76 @@ RED_FIVE_DEAL = (
      "3S 4S 5S 6S 7S 8S 9S 10S JS QS KS 3C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC 8D 9D"],
     "4D 5D 6D 7D 10D 10D 8D 9D",
 )
+
+
+#: a deal (from tests/test_engine_state.py) where seat 0, the dealer at 60 with trump ♠ after
+#: burying the jokers and the 3s, leads ♦A ♦Q as a throw that fails: seat 1 holds ♦K, so only
+#: ♦Q is played.  :func:`throw_table` turns it so that any seat is the thrower.
+THROW_DEAL = (
+    ["AD QD 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 4H 6H 7H 8H 9H 10H JH QH KH AH 4S 5S",
+     "KD 4C 5C 6C 7C 8C 9C 10C JC QC KC AC 4H 6H 7H 8H 9H 10H JH QH KH AH 6S 7S 8S",
+     "4D 5D 6D 7D 8D 9D 10D JD 3D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 9S 10S JS QS",
+     "KS AS 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 3H 3H 5H 5H 2S 2S 2H 2H 2C 2C 2D 2D"],
+    "BJ BJ SJ SJ 3C 3C 3S 3S",
+)
+THROW_BURY = ("BJ", "SJ", "3C", "3S")
+THROW_ATTEMPT = ("AD", "QD")
+
+
+def throw_action(view):
+    """What the thrower of :data:`THROW_DEAL` does in ``view`` (its turn): bid 60, trump ♠,
+    bury the jokers and 3s, lead ♦A ♦Q once; afterwards the first legal action."""
+    from engine.state import Bid, Bury, ChooseTrump, Phase, Play, first_legal_action
+
+    seat = view.seat
+    if view.phase == Phase.BID:
+        return Bid(seat, 60 if not any(a for s, a in view.bids if s == seat) else None)
+    if view.phase == Phase.TRUMP:
+        return ChooseTrump(seat, "S")
+    if view.phase == Phase.BURY:
+        return Bury(seat, tuple(c for c in view.hand if str(c) in THROW_BURY))
+    if view.phase == Phase.PLAY and view.trick_no == 1 and not view.current_trick:
+        return Play(seat, tuple(c for c in view.hand if str(c) in THROW_ATTEMPT)[:2])
+    return first_legal_action(view)
+
+
+class ThrowerPlayer:
+    """An AI seat playing :func:`throw_action` when it is the thrower, else passing and
+    playing the first legal card."""
+
+    def __init__(self, seat: int, thrower: int) -> None:
+        self.seat, self.thrower = seat, thrower
+
+    def act(self, view):
+        """The action for ``view``."""
+        from engine.state import Bid, Phase, first_legal_action
+
+        if self.seat == self.thrower:
+            return throw_action(view)
+        if view.phase == Phase.BID:
+            return Bid(self.seat, None)
+        return first_legal_action(view)
+
+    def fallback_action(self, view, reason=None):
+        """Same as :meth:`act`."""
+        return self.act(view)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def throw_table(thrower: int, *, speed="instant", clock=None):
+    """A LocalTable (human in seat 0) on :data:`THROW_DEAL` turned so that ``thrower`` makes
+    the failed throw of the first trick (seat ``thrower + 1`` holds the ♦K that beats it)."""
+    from engine.state import Game
+    from game.table import LocalTable
+
+    hands, kitty = THROW_DEAL
+    turned = [hands[(s - thrower) % 4] for s in range(4)]
+    players = {s: ThrowerPlayer(s, thrower) for s in (1, 2, 3)}
+    kwargs = {"clock": clock} if clock is not None else {}
+    table = LocalTable(["human", "first", "first", "first"], seed=1, speed=speed, players=players, **kwargs)
+    table.game = Game.from_deal(turned, kitty, table.ruleset, first_bidder=thrower)
+    table._outbox = [e.for_seat(table.seat) for e in table.game.events]
+    table._view_cache = None
+    return table

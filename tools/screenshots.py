@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Screenshots of the real client, taken offscreen (SDL dummy video driver, no sound).
+"""Screenshots of the real client, taken offscreen (SDL dummy video and audio drivers).
 
 Runs :class:`game.app.App` exactly as ``hongwu`` does, starting at the main menu, and drives
 it with real mouse events on its own buttons and cards: main menu, new game, rules, then a
@@ -14,8 +14,10 @@ Usage::
 
 Scenes: menu, newgame, rules, bidding, trump, bury, play, pause (the Esc menu over the table),
 settle.  Settings are read from and
-written to a temporary folder, never the user's.  Exit code 0 when every requested PNG was
-written, 1 otherwise.
+written to a temporary folder, never the user's.  Sound is on, played into SDL's dummy audio
+driver, so the toolbar shows what a player sees (the client greys its sound button out when
+there is no audio output at all).  Exit code 0 when every requested PNG was written, 1
+otherwise.
 """
 from __future__ import annotations
 
@@ -57,7 +59,7 @@ class Shooter:
         self.lang, self.out, self.wanted = lang, out, wanted
         self.now = 1000.0
         self.saved: list[Path] = []
-        self.app = App(Options(menu=True, lang=lang, speed="instant", audio=False, save_settings=False,
+        self.app = App(Options(menu=True, lang=lang, speed="instant", audio=True, save_settings=False,
                                user_plugins=False, size=size, seed=seed, max_frames=MAX_FRAMES * 4,
                                out=io.StringIO()),
                        clock=lambda: self.now)

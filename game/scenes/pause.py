@@ -106,8 +106,12 @@ class SettingsScreen(FormScreen):
         ]
 
     def note(self) -> str:
-        """Where the settings are kept."""
-        return _("Saved automatically")
+        """The real state: whether changes are saved, and whether there is sound at all."""
+        app = self.app
+        saved = _("Saved automatically") if app.options.save_settings else _("Not saved: this session only")
+        if not app.audio.available:
+            return _("{saved} · no sound output").format(saved=saved)
+        return saved
 
     def on_button(self, button: Button) -> None:
         """Apply (and save) one change."""

@@ -126,7 +126,8 @@ class RulesScene(Screen):
     """The rules, scrollable (see the module docstring).
 
     Public state for tests: ``scroll`` (px from the top), ``max_scroll``, ``lines`` (the laid
-    out text lines as ``(kind, text, y)``), ``view_rect`` (the text viewport).
+    out text lines as ``(kind, text, y)``), ``view_rect`` (the text panel; text is drawn
+    only inside :meth:`content_rect`).
     """
 
     def __init__(self, app: "App") -> None:
@@ -138,6 +139,8 @@ class RulesScene(Screen):
         self._layout_key: tuple | None = None
         self._drag: tuple[float, int] | None = None  # (start y, scroll at start)
         self._bar_drag = False
+        self._fade_key: tuple | None = None
+        self._fade_mask: pygame.Surface | None = None
 
     # -- layout -------------------------------------------------------------------------------
     def _fonts(self) -> dict[str, tuple[int, bool]]:
@@ -275,33 +278,61 @@ class RulesScene(Screen):
         super().handle_event(ev)
 
     # -- drawing -------------------------------------------------------------------------------------
+    def content_rect(self) -> pygame.Rect:
+        """Where text may appear: the panel (``view_rect``) less a margin at the top and the
+        bottom, so a line scrolled half out never crosses the panel's border."""
+        m = self.metrics
+        v = self.view_rect
+        return pygame.Rect(v.x + 2, v.y + m.margin, v.w - 4, max(1, v.h - 2 * m.margin))
+
+    def _fade(self, size: tuple[int, int], top: bool, bottom: bool) -> pygame.Surface:
+        """A white mask whose alpha fades to nothing over about a line at the top and/or the
+        bottom (multiplied into the text layer where more text lies beyond the edge)."""
+        key = (size, top, bottom)
+        if self._fade_key != key or self._fade_mask is None:
+            mask = pygame.Surface(size, pygame.SRCALPHA)
+            mask.fill((255, 255, 255, 255))
+            fh = min(size[1] // 3, round(self.metrics.font * 1.3))
+            for i in range(fh):
+                a = round(255 * (i + 1) / (fh + 1))
+                if top:
+                    mask.fill((255, 255, 255, a), pygame.Rect(0, i, size[0], 1))
+                if bottom:
+                    mask.fill((255, 255, 255, a), pygame.Rect(0, size[1] - 1 - i, size[0], 1))
+            self._fade_key, self._fade_mask = key, mask
+        return self._fade_mask
+
     def draw_content(self, surf: pygame.Surface) -> None:
-        """The visible lines in a panel, and the scroll bar."""
+        """The visible lines in a panel (clipped inside its border, fading out at an edge
+        with more text beyond), and the scroll bar."""
         m = self.metrics
         v = self.view_rect
         draw_panel(surf, v, color=(6, 30, 18, 215), radius=14)
         sizes = self._fonts()
-        x0 = v.x + m.margin * 3
-        clip = surf.get_clip()
-        surf.set_clip(v.inflate(-4, -4))
+        inner = self.content_rect()
+        layer = pygame.Surface(inner.size, pygame.SRCALPHA)
+        x0 = v.x + m.margin * 3 - inner.x
         for kind, text, y in self.lines:
-            sy = v.y + y - self.scroll
+            sy = v.y + y - self.scroll - inner.y
             base = kind.rstrip("+")
             size, bold = sizes[base]
-            if sy > v.bottom or sy + size * 2 < v.y:
+            if sy > inner.h or sy + size * 2 < 0:
                 continue
             color = HEADING if base in ("title", "heading") else TEXT
             indent = {"bullet": round(m.font * 1.4), "bullet2": round(m.font * 2.8)}.get(base, 0)
             if base == "title":
                 img = fonts.render(text, size, ACCENT, bold)
-                surf.blit(img, img.get_rect(midtop=(v.centerx, sy)))
+                layer.blit(img, img.get_rect(midtop=(v.centerx - inner.x, sy)))
                 continue
             if base.startswith("bullet") and not kind.endswith("+"):
                 r = max(2, size // 7)
                 cy = sy + fonts.get_font(size, bold).get_ascent() * 6 // 10
-                pygame.draw.circle(surf, ACCENT if base == "bullet" else TEXT, (x0 + indent - size // 2 - 2, cy), r)
-            surf.blit(fonts.render(text, size, color, bold), (x0 + indent, sy))
-        surf.set_clip(clip)
+                pygame.draw.circle(layer, ACCENT if base == "bullet" else TEXT, (x0 + indent - size // 2 - 2, cy), r)
+            layer.blit(fonts.render(text, size, color, bold), (x0 + indent, sy))
+        top, bottom = self.scroll > 0, self.scroll < self.max_scroll
+        if top or bottom:
+            layer.blit(self._fade(inner.size, top, bottom), (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+        surf.blit(layer, inner)
         if self.max_scroll:
             pygame.draw.rect(surf, BAR, self._bar_rect(), border_radius=4)
             pygame.draw.rect(surf, BAR_THUMB, self._thumb_rect(), border_radius=4)

@@ -55,9 +55,9 @@ class SettlePanel(Panel):
             return
         lay = self.scene.layout
         box = lay.overlay
-        draw_panel(surf, box, color=(8, 30, 20, 248), border=ACCENT, radius=14)
+        draw_panel(surf, box, color=(8, 30, 20, 255), border=ACCENT, radius=14)  # opaque: nothing shows through
         m = lay.margin * 2
-        fs, ss = lay.font_size, lay.small_font
+        fs, ss = lay.font_size, max(lay.small_font, lay.min_font)
         line = round(ss * 1.45)
         names = self.scene.names
         me = view.seat
@@ -70,22 +70,29 @@ class SettlePanel(Panel):
         col_w = (box.w - 3 * m) // 2
         left_x, right_x = box.x + m, box.x + 2 * m + col_w
         dealer_name = seat_name(s.dealer, me, names)
+        kitty_note = (_("counted for the dealer") if s.kitty_counted else
+                      _("taken by {name}, not counted").format(name=seat_name(s.kitty_taker, me, names)))
+        # (label, value, note): a note is a line of its own under the row, at the row's size
         rows = [
-            (_("Dealer"), dealer_name),
-            (_("Bid"), str(s.bid)),
-            (_("Points won in tricks"), str(s.trick_points[s.dealer])),
-            (_("Kitty points"), _("{p} (counted for the dealer)").format(p=s.kitty_points) if s.kitty_counted
-             else _("{p} (taken by {name}, not counted)").format(p=s.kitty_points, name=seat_name(s.kitty_taker, me, names))),
-            (_("Red fives"), signed(s.red_five_adjust)),
+            (_("Dealer"), dealer_name, ""),
+            (_("Bid"), str(s.bid), ""),
+            (_("Points won in tricks"), str(s.trick_points[s.dealer]), ""),
+            (_("Kitty points"), str(s.kitty_points), kitty_note),
+            (_("Red fives"), signed(s.red_five_adjust), ""),
         ]
         if s.penalty_adjust:
-            rows.append((_("Failed throw penalty"), signed(s.penalty_adjust)))
-        rows.append((_("Dealer final (points − bid)"), signed(s.dealer_final)))
+            rows.append((_("Failed throw penalty"), signed(s.penalty_adjust), ""))
+        rows.append((_("Dealer final (points − bid)"), signed(s.dealer_final), ""))
         ly = y
-        for label, value in rows:
-            draw_text(surf, label, ss, MUTED, (left_x, ly), max_width=col_w * 6 // 10)
-            draw_text(surf, value, ss, TEXT, (left_x + col_w, ly), anchor="topright", bold=True, max_width=col_w * 4 // 10)
+        indent = round(ss * 1.2)
+        for label, value, note in rows:
+            v = draw_text(surf, value, ss, TEXT, (left_x + col_w, ly), anchor="topright", bold=True,
+                          max_width=col_w // 2)
+            draw_text(surf, label, ss, MUTED, (left_x, ly), max_width=v.x - left_x - ss)
             ly += line
+            if note:
+                draw_text(surf, note, ss, MUTED, (left_x + col_w, ly), anchor="topright", max_width=col_w - indent)
+                ly += line
         # kitty cards
         ry = y
         draw_text(surf, _("Kitty (buried cards)"), ss, MUTED, (right_x, ry))

@@ -40,7 +40,7 @@ import pygame
 from game import fonts
 from game.audio import Audio
 from game.cards_render import GOLD, CardRenderer, pip
-from game.i18n import _
+from game.i18n import _, current_language
 from game.input import HOLD_S, PointerInput, escape, key_action
 from game.layout import BOTTOM, LEFT, RIGHT, TOP, Layout, position_of
 from game.pacing import Pace
@@ -55,13 +55,17 @@ from game.scenes.play import PlayPanel
 from game.scenes.settle import SettlePanel
 from game.scenes.trump import SUIT_ORDER, TrumpPanel
 from game.text import SUIT_NAMES, cards_label, reason_text, seat_name, suit_label
-from game.widgets import ACCENT, ERROR, TEXT, Button, Toast, draw_panel, draw_text
+from game.widgets import (ACCENT, ERROR, TEXT, Button, RowItem, Toast, draw_panel, draw_text, fit_row, icon,
+                          label_color)
 
 log = logging.getLogger(__name__)
 
 GOOD = (150, 230, 160)
 INFO = (230, 230, 210)
 RUFF_RED = (255, 96, 80)
+
+#: seconds a failed throw stays announced (attempted and forced cards)
+THROW_NOTICE_S = 6.0
 
 #: animation speeds the player can choose (``off`` = no movement; ``instant`` pace implies it)
 ANIMATIONS = ("off", "normal", "fast")
@@ -154,6 +158,7 @@ class TableScene:
         self._last_down: float | None = None
         self._hint_key: str | None = None
         self._prewarm: list[tuple] = []
+        self._notice_cache: tuple | None = None  # (key, placed notices), see _notice_layout
         self._compat: SoftwareBackend | None = None
         self._frames_made = 0
         self._compat_seq = 0
@@ -271,17 +276,21 @@ class TableScene:
         self.invalidate()
         return reason
 
-    def toast(self, text: str, color=INFO, seconds: float = 3.0, cards: Sequence = (), notice: bool | None = None) -> None:
+    def toast(self, text: str, color=INFO, seconds: float = 3.0, cards: Sequence = (), notice: bool | None = None,
+              *, tried: Sequence = (), seat: int | None = None) -> None:
         """Show ``text`` (and small ``cards``) for ``seconds``.
 
-        Notices (announcements: dealer, trump, failed throws, red fives) appear in a banner in
-        the middle of the table; other toasts (refusals, hints) replace the prompt in the
-        message line.  ``notice`` defaults to True for every colour but the error colour.
+        Notices (announcements: dealer, trump, failed throws, red fives) appear in a banner on
+        the table, placed where it covers no played card (:meth:`notice_boxes`); other toasts
+        (refusals, hints) replace the prompt in the message line.  ``notice`` defaults to True
+        for every colour but the error colour.  A failed throw passes the attempted cards as
+        ``tried`` (``cards``: the forced ones) and the thrower as ``seat``.
         """
         if notice is None:
             notice = color != ERROR
         self.toasts = [t for t in self.toasts if t.text != text]
-        self.toasts.append(Toast(text, color, self.clock() + max(seconds, 0.5), tuple(cards), notice))
+        self.toasts.append(Toast(text, color, self.clock() + max(seconds, 0.5), tuple(cards), notice,
+                                 tuple(tried), seat))
         self._update_messages(self.clock())
 
     def request_next_hand(self) -> None:
@@ -699,11 +708,12 @@ class TableScene:
             self._queue_prewarm()
         elif kind == "kitty_buried":
             self.toast(_("{name} buried the kitty").format(name=seat_name(ev.seat, me, names)), INFO, 2.0)
-        elif kind == "throw_failed":
+        elif kind == "throw_failed":  # everyone sees the attempted throw and the forced cards
             txt = (_("Your throw failed: {cards} must be played") if ev.seat == me else
                    _("{name}'s throw failed: {cards} must be played"))
             self.toast(txt.format(name=seat_name(ev.seat, me, names), cards=cards_label(ev.forced)),
-                       ERROR, 5.0, ev.forced, notice=True)
+                       ERROR, THROW_NOTICE_S, ev.forced, notice=True,
+                       tried=tuple(getattr(ev, "attempted", ()) or ()), seat=ev.seat)
         elif kind == "cards_played":
             if getattr(ev, "lead", False):
                 self._flush_sweeps()
@@ -1045,34 +1055,37 @@ class TableScene:
         return out
 
     def _toolbar_buttons(self) -> list[Button]:
-        items = self.toolbar_items()
-        if not items:
-            return []
-        lay = self.layout
-        gap = max(3, lay.margin // 2)
-        n = len(items)
-        w = (lay.toolbar.w - gap * (n - 1)) // n
-        out = []
-        for i, (key, label) in enumerate(items):
-            r = pygame.Rect(lay.toolbar.x + i * (w + gap), lay.toolbar.y, w, lay.toolbar.h)
-            out.append(Button(f"tool:{key}", r, label, style="flat"))
-        return out
+        """The toolbar (top right): ``toolbar_items()`` as a row of buttons whose labels keep
+        at least ``layout.min_font`` px (shorter labels or icons alone when room is short).
+
+        An item is ``(key, label)`` or ``(key, label, icon, short[, enabled])``: ``icon`` a
+        :data:`game.widgets.ICONS` name drawn left of the label, ``short`` the label used when
+        the row is short of room (``""``: the icon alone)."""
+        items = [RowItem(*it) for it in self.toolbar_items()]
+        return self._fit_buttons(items, self.layout.toolbar, "tool:", [it.enabled for it in items],
+                                 [False] * len(items))
 
     def _tool_buttons(self) -> list[Button]:
         """Last trick / Hint / Auto-play in the right-hand column."""
         v = self.view
-        lay = self.layout
         items = [("help:last", _("Last trick"), v.last_trick is not None, self.show_last)]
         if v.seat is not None:
             items.append(("help:hint", _("Hint"), v.my_turn and not self._dealing and not self.show_settlement, False))
             items.append(("help:auto", _("Auto"), True, self.auto))
+        return self._fit_buttons([RowItem(k, label) for k, label, _e, _s in items], self.layout.tools_rect, "",
+                                 [e for _k, _l, e, _s in items], [sel for _k, _l, _e, sel in items])
+
+    def _fit_buttons(self, items: list[RowItem], area: pygame.Rect, prefix: str, enabled: list[bool],
+                     selected: list[bool]) -> list[Button]:
+        """``items`` as flat buttons filling ``area`` (see :func:`game.widgets.fit_row`)."""
+        lay = self.layout
         gap = max(3, lay.margin // 2)
-        n = len(items)
-        w = (lay.tools_rect.w - gap * (n - 1)) // n
+        size, placed = fit_row(items, area, lay.font_size, lay.min_font, gap)
         out = []
-        for i, (key, label, enabled, sel) in enumerate(items):
-            r = pygame.Rect(lay.tools_rect.x + i * (w + gap), lay.tools_rect.y, w, lay.tools_rect.h)
-            out.append(Button(key, r, label, enabled=enabled, style="flat", selected=sel))
+        for it, (rect, label, isz), en, sel in zip(items, placed, enabled, selected):
+            ic = icon(it.icon, isz, label_color("flat", en)) if it.icon and isz else None
+            out.append(Button(prefix + it.key, rect, label, enabled=en, style="flat", selected=sel, icon=ic,
+                              font_size=size))
         return out
 
     def _draw_plate(self, surf: pygame.Surface, seat: int) -> None:
@@ -1146,7 +1159,20 @@ class TableScene:
                 label = _("Won") if done else _("Winning")
                 if done and last is not None and last.points:
                     label += f" +{last.points}"
-                draw_text(surf, label, lay.small_font, ACCENT, (box.centerx, box.y - 2), anchor="midbottom", bold=True)
+                if self._label_below(box):
+                    draw_text(surf, label, lay.small_font, ACCENT, (box.centerx, box.bottom + 2), anchor="midtop",
+                              bold=True)
+                else:
+                    draw_text(surf, label, lay.small_font, ACCENT, (box.centerx, box.y - 2), anchor="midbottom",
+                              bold=True)
+
+    def _label_below(self, box: pygame.Rect) -> bool:
+        """True when the "Winning"/"Won" label of the cards in ``box`` goes under them: above
+        them it would run into the top seat's name plate or cards."""
+        lay = self.layout
+        h = round(lay.small_font * 1.5)
+        above = pygame.Rect(box.x, box.y - 2 - h, box.w, h)
+        return above.colliderect(lay.plates[TOP]) or above.colliderect(lay.backs[TOP]) or above.y < 0
 
     def last_trick_box(self) -> pygame.Rect:
         """Where the last-trick view is drawn: the middle of the trick area, inside it."""
@@ -1207,32 +1233,215 @@ class TableScene:
         for i, c in enumerate(cards):
             surf.blit(self.renderer.face(c, cw, ch), (rect.right + 6 + i * (cw + 2), r.y))
 
-    def _draw_notices(self, surf: pygame.Surface) -> None:
-        """Announcements in a banner across the middle of the table (newest at the bottom)."""
+    def _active_notices(self) -> list[Toast]:
+        """The announcements shown now (at most two, newest last)."""
         now = self.clock()
-        notes = [t for t in self.toasts if t.notice and t.until > now][-2:]
+        return [t for t in self.toasts if t.notice and t.until > now][-2:]
+
+    def _trick_obstacles(self) -> list[pygame.Rect]:
+        """Where played cards lie (or are about to land) on the table, with the room of the
+        "Winning"/"Won" label, and the last-trick box when it is open: what notices avoid."""
+        lay = self.layout
+        v = self.view
+        out: list[pygame.Rect] = []
+        if self.show_last:
+            out.append(self.last_trick_box())
+        plays, winner, _done, _last = self._trick_on_table()
+        for seat, cards in plays:
+            rects = lay.trick_rects(position_of(seat, v.seat), len(cards))
+            if not rects:
+                continue
+            box = rects[0].unionall(rects).inflate(8, 8)
+            if seat == winner:
+                label_h = round(lay.small_font * 1.5)
+                if not self._label_below(box.inflate(-2, -2)):
+                    box.y -= label_h
+                box.h += label_h
+            out.append(box)
+        return out
+
+    def _notice_plan(self, notes: Sequence[Toast], fs: int, ch: int, wrap_w: int | None,
+                     stack: bool) -> tuple[int, int, list[tuple]]:
+        """Lay out a notice box: ``(width, height, ops)`` for text at ``fs`` px wrapped to
+        ``wrap_w`` (None: one line each), cards ``ch`` px high (0: none) and a failed throw's
+        two card groups side by side or ``stack``-ed.  ``ops`` are ``("text", line, colour,
+        centre y)`` and ``("cards", [(label, colour, cards), ...], top y)``, relative to the box."""
+        from game.scenes.rules_screen import wrap
+
+        m = self.layout.margin
+        font = fonts.get_font(fs, bold=True)
+        line_h = round(fs * 1.5)
+        ops: list[tuple] = []
+        width = 0
+        y = m
+        for t in notes:
+            for line in (wrap(t.text, font, wrap_w) if wrap_w else [t.text]):
+                ops.append(("text", line, t.color, y + line_h // 2))
+                width = max(width, font.size(line)[0])
+                y += line_h
+            if t.cards and ch:
+                groups = ([(_("Tried:"), TEXT, tuple(t.tried)), (_("Played:"), ACCENT, tuple(t.cards))] if t.tried
+                          else [("", TEXT, tuple(t.cards))])
+                for row in ([[g] for g in groups] if stack else [groups]):
+                    ops.append(("cards", row, y))
+                    width = max(width, self._card_row_width(row, fs, ch))
+                    y += ch + m // 2
+        return width + 2 * m, y + m // 2, ops
+
+    def _card_row_width(self, row: Sequence[tuple], fs: int, ch: int) -> int:
+        """Width of a row of ``(label, colour, cards)`` groups (labels at ``fs``, cards ``ch`` high)."""
+        cw = round(ch * 0.7)
+        font = fonts.get_font(fs, bold=True)
+        w = 0
+        for label, _col, cards in row:
+            if w:
+                w += max(6, fs // 2)
+            if label:
+                w += font.size(label)[0] + 4
+            w += cw + max(0, len(cards) - 1) * round(cw * 0.42)
+        return w
+
+    def notice_boxes(self) -> list[tuple[pygame.Rect, int, int, list[Toast]]]:
+        """Where the announcements go now: ``[(box, text px, card px, toasts)]`` (empty
+        without notices).  The box lies in the trick area, clear of every played card and the
+        winner's label (and of the last-trick box), and if it can of the places of seats yet to
+        play; it sits as near as possible to the thrower's cards for a failed throw, else to the
+        middle.  When it does not fit, its text wraps, a failed throw's card groups stack and
+        shrink, the other notices give way, and only as a last resort its cards go."""
+        return [p[:4] for p in self._notice_layout()]
+
+    def _notice_layout(self) -> list[tuple]:
+        """``[(box, fs, ch, toasts, ops)]`` for :meth:`notice_boxes` and the drawing (cached
+        while the notices, the cards on the table and the layout stay the same)."""
+        notes = self._active_notices()
         if not notes:
-            return
+            return []
+        lay = self.layout
+        obstacles = self._trick_obstacles()
+        key = (tuple(id(t) for t in notes), tuple(tuple(o) for o in obstacles), lay.w, lay.h,
+               self.view.seat, current_language(), tuple(s for s, _c in self._trick_on_table()[0]))
+        cached = self._notice_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = [self._place_notices(notes, obstacles)]
+        self._notice_cache = (key, out)
+        return out
+
+    def _place_notices(self, notes: list[Toast], obstacles: list[pygame.Rect]) -> tuple:
+        """Find the first variant of the notice box (see :meth:`notice_boxes`) that fits."""
         lay = self.layout
         ta = lay.trick_area
-        fs = lay.font_size
-        line_h = round(fs * 1.6)
-        ch = round(lay.trick_h * 0.55) if any(t.cards for t in notes) else 0
-        box_h = line_h * len(notes) + ch + lay.margin * 2
-        box = pygame.Rect(0, 0, ta.w, box_h)
-        box.center = ta.center
-        draw_panel(surf, box, color=(0, 0, 0, 150), border=None, radius=6)
-        y = box.y + lay.margin
-        for t in notes:
-            draw_text(surf, t.text, fs, t.color, (box.centerx, y + line_h // 2), anchor="center", bold=True,
-                      max_width=box.w - 2 * lay.margin)
-            y += line_h
-            if t.cards:
-                cw = round(ch * 0.7)
-                x0 = box.centerx - (len(t.cards) * (cw + 3)) // 2
-                for i, c in enumerate(t.cards):
-                    surf.blit(self.renderer.face(c, cw, ch), (x0 + i * (cw + 3), y))
-                y += ch
+        thrower = next((t.seat for t in reversed(notes) if t.tried and t.seat is not None), None)
+        pref = lay.trick_centers[position_of(thrower, self.view.seat)] if thrower is not None else ta.center
+        played = {seat for seat, _c in self._trick_on_table()[0]}
+        slots = [lay.trick_rects(position_of(seat, self.view.seat), 1)[0].inflate(8, 8)
+                 for seat in range(4) if seat not in played]
+        # boxes of the HUD reaching into the trick area's corners (the points panel...)
+        hud = [r.inflate(4, 4) for r in (lay.info_rect, lay.toolbar, lay.scores_rect, lay.tools_rect, lay.counter_rect,
+                                         *lay.plates.values(), *(lay.backs[p] for p in lay.backs if p != BOTTOM))
+               if r.colliderect(ta)]
+        obstacles = obstacles + hud
+        fs = max(lay.min_font, lay.font_size)
+        small = max(lay.min_font, fs - 2)
+        tiny = lay.min_font
+        ch1 = max(24, round(lay.trick_h * 0.55))
+        ch2, ch3 = max(22, round(ch1 * 0.75)), max(20, round(ch1 * 0.55))
+        half, third = round(ta.w * 0.45), round(ta.w * 0.3)
+        key_notes = [t for t in notes if t.cards] or notes[-1:]
+        variants = [(notes, fs, ch1, None, False)]
+        if key_notes != notes:  # older announcements give way to a failed throw first
+            variants += [(key_notes, fs, ch1, None, False)]
+        variants += [(key_notes, small, ch2, None, False), (notes, small, ch1, half, False),
+                     (key_notes, small, ch2, half, False)]
+        good = len(variants)
+        variants += [(key_notes, tiny, ch3, None, False), (key_notes, tiny, ch3, half, False),
+                     (key_notes, tiny, ch3, third, True), (key_notes, tiny, 0, half, False),
+                     (notes[-1:], tiny, 0, third, False)]
+        # first the roomier boxes clear of the places still to be played, then any box clear of cards
+        passes = [(v, obstacles + slots) for v in variants[:good]] + [(v, obstacles) for v in variants]
+        for (group, size, ch, wrap_w, stack), obs in passes:
+            ch = ch if any(t.cards for t in group) else 0
+            w, h, ops = self._notice_plan(group, size, ch, wrap_w, stack)
+            w, h = min(w, ta.w), min(h, ta.h)
+            box = _free_spot(ta, (w, h), obs, pref, lay.margin)
+            if box is not None:
+                return (box, size, ch, list(group), ops)
+        # nothing fits anywhere: the smallest box where it covers least
+        box = _least_covering_spot(ta, (w, h), obstacles, pref, lay.margin)
+        return (box, size, ch, list(group), ops)
+
+    def _draw_notices(self, surf: pygame.Surface) -> None:
+        """Announcements in a banner on the table where it hides no played card (see
+        :meth:`notice_boxes`), newest at the bottom; a failed throw shows the attempted cards
+        and the cards played instead."""
+        lay = self.layout
+        for box, fs, ch, _notes, ops in self._notice_layout():
+            draw_panel(surf, box, color=(0, 0, 0, 170), border=None, radius=6)
+            clip = surf.get_clip()
+            surf.set_clip(box.clip(clip))
+            for op in ops:
+                if op[0] == "text":
+                    _k, line, color, cy = op
+                    draw_text(surf, line, fs, color, (box.centerx, box.y + cy), anchor="center", bold=True,
+                              max_width=box.w - 2 * lay.margin)
+                else:
+                    self._draw_card_row(surf, op[1], box, box.y + op[2], fs, ch)
+            surf.set_clip(clip)
+
+    def _draw_card_row(self, surf: pygame.Surface, row: Sequence[tuple], box: pygame.Rect, y: int, fs: int,
+                       ch: int) -> None:
+        """One row of ``(label, colour, cards)`` groups, centred in ``box`` at ``y``."""
+        cw = round(ch * 0.7)
+        step = round(cw * 0.42)
+        x = box.centerx - self._card_row_width(row, fs, ch) // 2
+        first = True
+        for label, color, cards in row:
+            if not first:
+                x += max(6, fs // 2)
+            first = False
+            if label:
+                x = draw_text(surf, label, fs, color, (x, y + ch // 2), anchor="midleft", bold=True).right + 4
+            for i, c in enumerate(cards):
+                surf.blit(self.renderer.face(c, cw, ch), (x + i * step, y))
+            x += cw + max(0, len(cards) - 1) * step
+
+
+def _spots(area: pygame.Rect, size: tuple[int, int], obstacles: Sequence[pygame.Rect], pref: tuple[int, int],
+           gap: int) -> list[pygame.Rect]:
+    """Candidate places for a ``size`` box inside ``area``, nearest to ``pref`` first: centred
+    on ``pref``, and flush with an edge of the area or ``gap`` px beside an obstacle, on both
+    axes."""
+    w, h = min(size[0], area.w), min(size[1], area.h)
+    xs = {pref[0] - w // 2, area.x, area.right - w}
+    ys = {pref[1] - h // 2, area.y, area.bottom - h}
+    for o in obstacles:
+        xs.update((o.right + gap, o.x - gap - w))
+        ys.update((o.bottom + gap, o.y - gap - h))
+    xs = {min(max(x, area.x), area.right - w) for x in xs}
+    ys = {min(max(y, area.y), area.bottom - h) for y in ys}
+    boxes = [pygame.Rect(x, y, w, h) for x in xs for y in ys]
+    boxes.sort(key=lambda b: (b.centerx - pref[0]) ** 2 + (b.centery - pref[1]) ** 2)
+    return boxes
+
+
+def _free_spot(area: pygame.Rect, size: tuple[int, int], obstacles: Sequence[pygame.Rect],
+               pref: tuple[int, int], gap: int) -> pygame.Rect | None:
+    """The place for a ``size`` box inside ``area`` touching none of ``obstacles``, nearest to
+    ``pref`` (see :func:`_spots`); None when there is none."""
+    for box in _spots(area, size, obstacles, pref, gap):
+        if box.collidelist(obstacles) < 0:
+            return box
+    return None
+
+
+def _least_covering_spot(area: pygame.Rect, size: tuple[int, int], obstacles: Sequence[pygame.Rect],
+                         pref: tuple[int, int], gap: int) -> pygame.Rect:
+    """The place for a ``size`` box inside ``area`` covering the least of ``obstacles`` (px²),
+    nearest to ``pref`` among equals."""
+    def covered(box: pygame.Rect) -> int:
+        return sum(box.clip(o).w * box.clip(o).h for o in obstacles)
+
+    return min(_spots(area, size, obstacles, pref, gap), key=covered)  # stable: nearest first among equals
 
 
 def _indices(hand: Sequence[Any], cards: Sequence[Any]) -> set[int]:
