@@ -98,14 +98,13 @@ def make_ai_players(kinds: Sequence[str], *, seed: int | None, budget_s: float =
     base = random.Random(seed if seed is not None else random.SystemRandom().getrandbits(32))
     seeds = [base.getrandbits(32) for _ in range(4)]
     try:
-        from ai_plugins.manager import AIManager
+        from ai_plugins.manager import AIManager, report_problems
         from ai_plugins.runner import make_player
     except ImportError as exc:
         log.warning("ai_plugins unavailable (%s): AI seats pick the first legal option", exc)
         return {s: FirstLegalPlayer(s, seeds[s]) for s, k in enumerate(kinds) if k != HUMAN}
     manager = AIManager(plugin_dirs=plugin_dirs, ai_specs=ai_specs, user_dir=user_plugins)
-    for problem in manager.problems:
-        log.warning("AI plugin problem: %s", problem)
+    report_problems(manager.problems, log)
     return {s: make_player(manager, k, s, budget_s, seeds[s]) for s, k in enumerate(kinds) if k != HUMAN}
 
 

@@ -58,6 +58,7 @@ REFUSALS: dict[str, str] = {
     "wrong_count": N_("play exactly {count} card(s), as many as were led"),
     "not_held": N_("not enough {card} in your hand"),
     "follow_suit": N_("you must follow suit: {suit} was led and you hold {suit}"),
+    "follow_trump": N_("you must follow suit: trumps were led and you hold trumps"),
     "play_all_suit": N_("you must play all your {suit} cards ({count}) before other cards"),
     "tractor_owed": N_("{shape} was led and you hold a {suit} tractor like it"),
     "pairs_owed": N_("{shape} was led: you hold {suit} pairs and must play {pairs} of them"),
@@ -110,6 +111,8 @@ def refusal_text(code: str, params: dict | None = None) -> str | None:
     """The refusal ``code`` with ``params`` in the UI language (lower case, no full stop), or
     None for a code this client does not know."""
     params = dict(params or {})
+    if code == "follow_suit" and params.get("suit") == "trump":
+        code = "follow_trump"
     msgid = REFUSALS.get(code)
     if msgid is None:
         return None

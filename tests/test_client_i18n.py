@@ -99,3 +99,21 @@ def test_card_labels():
     assert [card_label(c) for c in parse_cards("BJ SJ 10H AS")] == ["大王", "小王", "♥10", "♠A"]
     i18n.set_language("en")
     assert card_label(parse_cards("BJ")[0]) == "Big joker"
+
+
+def test_trump_follow_refusal_reads_well_in_both_languages():
+    from engine.cards import parse_cards
+    from engine.order import context
+    from engine.tricks import follow_error
+    from game import i18n
+    from game.text import reason_text
+
+    r = follow_error(parse_cards("5H"), parse_cards("2C AD"), parse_cards("AD"), context("S"))
+    assert r.code == "follow_suit" and r.params["suit"] == "trump"
+    try:
+        i18n.set_language("en")
+        assert "trumps were led" in reason_text(r)
+        i18n.set_language("zh")
+        assert "主牌" in reason_text(r)
+    finally:
+        i18n.set_language("en")
