@@ -33,6 +33,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def one_repeat(port: int, hands: int, table: str) -> tuple[list[float], list[float]]:
+    """One repeat: play ``hands`` hands on ``table`` at 127.0.0.1:``port``; returns the action and ping round trips in seconds."""
     clients = []
     for i in range(4):
         c = await Client.connect("127.0.0.1", port)
@@ -52,6 +53,7 @@ async def one_repeat(port: int, hands: int, table: str) -> tuple[list[float], li
 
 
 async def main_async(port: int, hands: int, repeats: int) -> None:
+    """Run ``repeats`` repeats against the host on ``port`` and print the figures (median of repeats)."""
     rows = []
     for r in range(repeats):
         lat, pings = await one_repeat(port, hands, "t0")
@@ -67,6 +69,7 @@ async def main_async(port: int, hands: int, repeats: int) -> None:
 
 
 def main() -> int:
+    """Entry point: start a loopback host in a child process, measure, print; returns 0."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=5)

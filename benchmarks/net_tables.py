@@ -35,6 +35,8 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def one_repeat(port: int, pid: int, tables: int, hands: int, think: float, idle: int):
+    """One repeat: ``tables`` tables of four bot clients each play ``hands`` hands against the host
+    (process ``pid``) on 127.0.0.1:``port``; returns the latencies (s) and the host's memory figures."""
     clients = []
     for t in range(tables):
         for i in range(4):
@@ -62,6 +64,7 @@ async def one_repeat(port: int, pid: int, tables: int, hands: int, think: float,
 
 
 async def main_async(port: int, pid: int, ns: argparse.Namespace) -> None:
+    """Run the repeats described by ``ns`` and print the figures (median of repeats)."""
     rows = []
     idle = rss_kib(pid)  # the host with its tables created, before any connection
     for r in range(ns.repeats):
@@ -77,6 +80,7 @@ async def main_async(port: int, pid: int, ns: argparse.Namespace) -> None:
 
 
 def main() -> int:
+    """Entry point: start the benchmark host in a child process, measure, print; returns 0."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=50)
     ap.add_argument("--hands", type=int, default=1)

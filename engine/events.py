@@ -50,6 +50,7 @@ class _Private(Event):
     count: int = 0
 
     def for_seat(self, seat: int | None) -> "Event":
+        """The event itself for its own seat; for anyone else the cards are hidden (None)."""
         if seat == self.seat:
             return self
         return replace(self, cards=None)
