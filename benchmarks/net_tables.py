@@ -36,7 +36,8 @@ def pct(values: list[float], q: float) -> float:
 
 async def one_repeat(port: int, pid: int, tables: int, hands: int, think: float, idle: int):
     """One repeat: ``tables`` tables of four bot clients each play ``hands`` hands against the host
-    (process ``pid``) on 127.0.0.1:``port``; returns the latencies (s) and the host's memory figures."""
+    (process ``pid``) on 127.0.0.1:``port``. Returns ``(p50 ms, p99 ms, hands/s, host bytes per
+    table above ``idle``, actions timed, errors, idle bytes)``."""
     clients = []
     for t in range(tables):
         for i in range(4):
