@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from engine.cards import ALL_CARDS, Card
 from engine.order import EFFECTIVE_SUITS, TrumpContext
@@ -18,11 +18,11 @@ SINGLE, PAIR, TRIPLE, TRACTOR, THROW, INVALID = (
 )
 
 
-@dataclass(frozen=True)
-class Component:
-    """One unit of a play: ``shape`` (single/pair/triple/tractor), ``group`` (cards per rank:
-    1, 2 or 3), ``length`` (number of groups; 1 except for tractors), ``cards`` (strongest
-    first) and ``top`` (the strongest card; for a tractor, its highest group)."""
+class Component(NamedTuple):
+    """One unit of a play (an immutable value): ``shape`` (single/pair/triple/tractor),
+    ``group`` (cards per rank: 1, 2 or 3), ``length`` (number of groups; 1 except for
+    tractors), ``cards`` (strongest first) and ``top`` (the strongest card; for a tractor, its
+    highest group)."""
 
     shape: str
     group: int
