@@ -463,7 +463,10 @@ class Game:
         wrong phase, not the seat's turn, or against the rules (the message says which rule).
         """
         seat = getattr(action, "seat", None)
-        to_act = self.to_act
+        if self.phase is Phase.PLAY:
+            to_act = (self.leader + len(self.current)) % self.ruleset.players
+        else:
+            to_act = self.to_act
         if seat != to_act or type(seat) is not int:
             self._refuse_seat(seat)
         phase, handler = self._HANDLERS.get(type(action), (None, None))
@@ -540,7 +543,7 @@ class Game:
 
     def _play(self, action: Play) -> list[Event]:
         cards = action.cards
-        if set(map(type, cards)) - _CARD_TYPE:
+        if (type(cards[0]) is not Card if len(cards) == 1 else set(map(type, cards)) - _CARD_TYPE):
             try:
                 cards = parse_cards(cards)
             except ValueError as exc:
@@ -585,13 +588,16 @@ class Game:
         plays = tuple(self.current)
         w = trick_winner([p for _, p in plays], ctx)
         winner = plays[w][0]
-        points = card_points(c for _, p in plays for c in p)
-        captures = tuple(
-            (s, winner)
-            for s, p in plays
-            for c in p
-            if c == RED_FIVE and (s == dealer) != (winner == dealer)
-        )
+        cards = [c for _, p in plays for c in p]
+        points = card_points(cards)
+        captures = ()
+        if RED_FIVE in cards:  # red fives captured across sides (RULES.md §10)
+            captures = tuple(
+                (s, winner)
+                for s, p in plays
+                for c in p
+                if c == RED_FIVE and (s == dealer) != (winner == dealer)
+            )
         lead_trump = ctx.is_trump(plays[0][1][0])
         ruff = not lead_trump and ctx.is_trump(plays[w][1][0])
         self.points_won[winner] += points

@@ -559,7 +559,7 @@ class PlayOptions:
         lsx = suitx[lead[0]]
         in_suit = [c for c in self.hand if suitx[c] == lsx]
         if n == 1:
-            pool = sorted(set(in_suit or self.hand))
+            pool = list(dict.fromkeys(in_suit or self.hand))  # distinct cards, in hand order
             return (ALL_CARDS[pool[int(rng.random() * len(pool))]],)
         if len(in_suit) <= n:
             others = counts_of(c for c in self.hand if ctx.SUITX[c] != lsx)
