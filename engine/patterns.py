@@ -147,7 +147,7 @@ def classify(cards: Sequence[int], ctx: TrumpContext) -> Pattern:
     return _classify_cached(tuple(sorted(cards)), ctx.trump)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=4096)
 def _classify_cached(cards: tuple[int, ...], trump: str) -> Pattern:
     from engine.order import context
 

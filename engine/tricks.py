@@ -190,7 +190,7 @@ def _structured(shapes: tuple[tuple[int, int], ...]) -> bool:
     return any(g > 1 for g, _ in shapes)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _obligation_cached(key: tuple, shapes: tuple[tuple[int, int], ...], trump: str) -> tuple:
     from engine.order import context
 

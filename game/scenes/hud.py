@@ -262,6 +262,8 @@ def stamp(text: str, size: int, color, outline=(40, 10, 10)) -> pygame.Surface:
             if dx or dy:
                 surf.blit(edge, (o + dx, o + dy))
     surf.blit(inner, (o, o))
+    if len(_BUBBLES) > 200:
+        _BUBBLES.clear()
     _BUBBLES[key] = surf
     return surf
 
