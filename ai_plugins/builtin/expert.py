@@ -121,6 +121,16 @@ class ExpertAI:
             i += 1
         return i
 
+    def _outcomes(self, world: Any, actions: Sequence[Any], seat: int) -> list[float]:
+        """``utility`` for ``seat`` of each action applied to a copy of ``world`` and played out."""
+        row = []
+        for action in actions:
+            g = world.clone()
+            g.apply(action)
+            play_out(g, self.rng)
+            row.append(utility(g, seat))
+        return row
+
     # -- play (RULES.md §7–§9) ---------------------------------------------------------------
     def choose_play(self, view: Any, options: Any) -> tuple[Card, ...]:
         """The candidate with the best mean utility over sampled worlds."""
@@ -133,13 +143,7 @@ class ExpertAI:
 
         def step(_: int) -> None:
             world = sample_world(view, self.rng)
-            row = []
-            for play in cands:
-                g = world.clone()
-                g.apply(Play(me, play))
-                play_out(g, self.rng)
-                row.append(utility(g, me))
-            rows.append(row)
+            rows.append(self._outcomes(world, [Play(me, play) for play in cands], me))
 
         self._loop(step)
         return cands[pick(rows)]
@@ -234,13 +238,7 @@ class ExpertAI:
             hands, kitty = sample_deal_as_dealer(dealt, rs, self.rng, me, view.kitty)
             base = game_for_dealer(hands, kitty, rs, me, view.bid)
             base.apply(ChooseTrump(me, view.trump))
-            row = []
-            for cand in cands:
-                g = base.clone()
-                g.apply(Bury(me, cand))
-                play_out(g, self.rng)
-                row.append(utility(g, me))
-            rows.append(row)
+            rows.append(self._outcomes(base, [Bury(me, cand) for cand in cands], me))
 
         self._loop(step)
         return list(cands[pick(rows)])
