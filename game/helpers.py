@@ -1,9 +1,8 @@
 """Player helpers at the table: hint 提示, auto-play 托管, card counter 记牌器, points.
 
-Nothing here decides what is legal: suggestions come from the built-in ``basic`` AI
-(``ai_plugins.builtin.basic``) and are checked with the engine (``PlayOptions.is_legal``,
-``view.legal_bids()``); when the AI is unavailable or answers something the engine refuses,
-the first legal option the engine lists is used instead.  Counting uses only what the seat
+Nothing here decides what is legal: suggestions come from the built-in ``basic`` AI through
+the plugin runner, which checks them with the engine; when the AI is unavailable or answers
+something the engine refuses, the first legal option the engine lists is used instead.  Counting uses only what the seat
 may see (``view.played_cards()``, its own hand, and its own buried cards as dealer).
 """
 from __future__ import annotations
@@ -15,68 +14,21 @@ from typing import Any, Sequence
 
 log = logging.getLogger(__name__)
 
-_AI_CACHE: dict[int, Any] = {}
-
-
-def _basic_ai(seat: int) -> Any | None:
-    """A cached built-in ``basic`` AI for ``seat`` (None when ``ai_plugins`` is missing)."""
-    ai = _AI_CACHE.get(seat)
-    if ai is None:
-        try:
-            from ai_plugins.base import AISettings
-            from ai_plugins.builtin.basic import BasicAI
-        except Exception as exc:  # pragma: no cover - a build without ai_plugins
-            log.info("basic AI unavailable for hints: %s", exc)
-            return None
-        ai = BasicAI(AISettings(seat=seat, seed=seat))
-        _AI_CACHE[seat] = ai
-    return ai
-
-
-def _first_legal(view: Any) -> Any:
-    from engine.state import first_legal_action
-
-    return first_legal_action(view)
-
-
 def suggest_action(view: Any) -> Any | None:
     """The ``basic`` AI's action for ``view`` (``Bid``/``ChooseTrump``/``Bury``/``Play``), checked
-    against the engine; None when it is not ``view.seat``'s turn (or there is no seat).
-
-    Never raises for an AI problem: a refused or failed suggestion becomes the first legal
-    option.
-    """
-    from engine.state import Bid, Bury, ChooseTrump, Phase, Play
-
+    against the engine by the plugin runner (``SafePlayer.fallback_action``: basic's answer if
+    legal, else the engine's first legal action); None when it is not ``view.seat``'s turn (or
+    there is no seat). Never raises for an AI problem."""
     if view.seat is None or not view.my_turn:
         return None
-    ai = _basic_ai(view.seat)
     try:
-        if ai is None:
-            return _first_legal(view)
-        if view.phase == Phase.BID:
-            legal = tuple(view.legal_bids())
-            amount = ai.choose_bid(view, legal)
-            return Bid(view.seat, amount if amount in legal else None)
-        if view.phase == Phase.TRUMP:
-            suit = ai.choose_trump(view, ("S", "H", "C", "D"))
-            return ChooseTrump(view.seat, suit if suit in ("S", "H", "C", "D") else "S")
-        if view.phase == Phase.BURY:
-            cards = tuple(ai.choose_bury(view, view.bury_count))
-            if len(cards) == view.bury_count and not (Counter(cards) - Counter(view.hand)):
-                return Bury(view.seat, cards)
-            return _first_legal(view)
-        if view.phase == Phase.PLAY:
-            options = view.play_options()
-            cards = tuple(ai.choose_play(view, options))
-            if options.is_legal(cards):
-                return Play(view.seat, cards)
-            log.warning("basic AI suggested an illegal play %s; using the first legal one", cards)
-            return _first_legal(view)
-    except Exception:
-        log.exception("hint failed; using the first legal option")
-        return _first_legal(view)
-    return None
+        from ai_plugins.runner import SafePlayer
+    except ImportError as exc:  # pragma: no cover - a build without ai_plugins
+        log.info("basic AI unavailable for hints: %s", exc)
+        from engine.state import first_legal_action
+
+        return first_legal_action(view)
+    return SafePlayer(None, "hint", view.seat, seed=view.seat).fallback_action(view)
 
 
 def indices_of(hand: Sequence[Any], cards: Sequence[Any]) -> set[int]:
