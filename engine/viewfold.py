@@ -7,7 +7,10 @@ The engine's data flows one way: state -> events -> views. A seat that holds the
 (PROTOCOL.md, protocol 2: full views only at a hand's start and on request, events otherwise).
 
 The result equals ``game.view(seat)`` after the same events (the tests check this over many
-random hands for every seat and for observers). A new hand cannot be folded: its cards and
+random hands for every seat and for observers). One action can cause several events (a trump
+choice and the kitty taken; the fourth card of a trick and the trick won...); in a view
+folded only part of the way through such a batch ``to_act`` is None, so that nobody acts on a
+state the game never rested in. A new hand cannot be folded: its cards and
 options come with a fresh full view, so :func:`advance` raises :class:`NeedsFullView` for
 ``hand_started`` and ``cards_dealt``.
 
@@ -17,8 +20,7 @@ Rule sources: RULES.md §2 (auction), §3 (trump), §4 (kitty and burying), §7�
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
-from typing import Iterable
+from typing import Any, Iterable
 
 from engine.bidding import Auction
 from engine.cards import Card
@@ -34,6 +36,24 @@ class NeedsFullView(ValueError):
     """The event cannot be folded into the view: a new hand began (``hand_started``,
     ``cards_dealt``), or the event does not fit the view (out of order, another hand).
     The holder must get a fresh full view (a ``view`` or ``snapshot`` on the wire)."""
+
+
+def replace(v: PlayerView, **changes: Any) -> PlayerView:
+    """A copy of ``v`` with ``changes`` (field name -> value): ``dataclasses.replace`` without
+    its per-call field introspection (a view is folded once per event for every seat).
+    PlayerView is a plain frozen dataclass (no ``__post_init__``, no slots), so copying its
+    instance dictionary makes the same object. Raises TypeError for an unknown field."""
+    unknown = changes.keys() - _VIEW_FIELDS
+    if unknown:
+        raise TypeError(f"PlayerView has no field(s) {sorted(unknown)}")
+    new = object.__new__(PlayerView)
+    d = new.__dict__
+    d.update(v.__dict__)
+    d.update(changes)
+    return new
+
+
+_VIEW_FIELDS = frozenset(PlayerView.__dataclass_fields__)
 
 
 def _without(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -77,7 +97,7 @@ def _after_dealer(v: PlayerView, e: DealerChosen) -> PlayerView:
 def _after_trump(v: PlayerView, e: TrumpChosen) -> PlayerView:
     """Trump named: the hand is shown in the new card order; the dealer buries next (§3, §4)."""
     ctx = context(e.suit)
-    return replace(v, phase=Phase.BURY, trump=e.suit, to_act=v.dealer,
+    return replace(v, phase=Phase.BURY, trump=e.suit, to_act=None,  # the kitty comes next
                    hand=ctx.sort_hand(sorted(v.hand)))
 
 
@@ -85,9 +105,9 @@ def _after_kitty(v: PlayerView, e: KittyTaken) -> PlayerView:
     """The dealer takes the kitty; only the dealer's view gets its cards (RULES.md §4)."""
     sizes = _sizes(v.hand_sizes, e.seat, e.count)
     if e.cards is None or v.seat != e.seat:
-        return replace(v, hand_sizes=sizes)
+        return replace(v, hand_sizes=sizes, to_act=e.seat)
     hand = context(v.trump).sort_hand(sorted(v.hand + tuple(e.cards)))
-    return replace(v, hand_sizes=sizes, hand=hand, kitty=tuple(e.cards))
+    return replace(v, hand_sizes=sizes, hand=hand, kitty=tuple(e.cards), to_act=e.seat)
 
 
 def _after_bury(v: PlayerView, e: KittyBuried) -> PlayerView:
@@ -101,13 +121,16 @@ def _after_bury(v: PlayerView, e: KittyBuried) -> PlayerView:
 
 def _after_cards(v: PlayerView, e: CardsPlayed) -> PlayerView:
     """Cards played to the current trick; the next seat in play order acts (RULES.md §7, §8)."""
-    if v.phase is not Phase.PLAY or v.to_act != e.seat or e.trick_no != v.trick_no:
+    expected = (v.trick_leader + len(v.current_trick)) % v.ruleset.players \
+        if v.trick_leader is not None else None
+    if v.phase is not Phase.PLAY or expected != e.seat or e.trick_no != v.trick_no:
         raise NeedsFullView(f"seat {e.seat} cannot play to trick {e.trick_no} in this view")
     n = v.ruleset.players
+    current = v.current_trick + ((e.seat, tuple(e.cards)),)
     changes = dict(
         hand_sizes=_sizes(v.hand_sizes, e.seat, -len(e.cards)),
-        current_trick=v.current_trick + ((e.seat, tuple(e.cards)),),
-        to_act=(e.seat + 1) % n,
+        current_trick=current,
+        to_act=(e.seat + 1) % n if len(current) < n else None,  # a full trick: trick_won next
     )
     if v.seat == e.seat:
         changes["hand"] = _without(v.hand, e.cards)
@@ -121,9 +144,11 @@ def _after_trick(v: PlayerView, e: TrickWon) -> PlayerView:
     done = FinishedTrick(e.trick_no, v.trick_leader, tuple(e.plays), e.seat, e.points)
     points = list(v.points_won)
     points[e.seat] += e.points
+    last = not any(v.hand_sizes)  # the last trick: the settlement comes next
     return replace(v, tricks=v.tricks + (done,), points_won=tuple(points),
                    red_fives=v.red_fives + tuple(e.red_fives), current_trick=(),
-                   trick_leader=e.seat, trick_no=v.trick_no + 1, to_act=e.seat)
+                   trick_leader=e.seat, trick_no=v.trick_no + 1,
+                   to_act=None if last else e.seat)
 
 
 def _after_settle(v: PlayerView, e: HandSettled) -> PlayerView:
@@ -134,8 +159,9 @@ def _after_settle(v: PlayerView, e: HandSettled) -> PlayerView:
 
 
 def _after_failed_throw(v: PlayerView, e: ThrowFailed) -> PlayerView:
-    """A failed throw is recorded against its seat (RULES.md §7, penalty in §10)."""
-    return replace(v, failed_throws=v.failed_throws + (e.seat,))
+    """A failed throw is recorded against its seat (RULES.md §7, penalty in §10); the forced
+    cards are played next."""
+    return replace(v, failed_throws=v.failed_throws + (e.seat,), to_act=None)
 
 
 _FOLDS = {

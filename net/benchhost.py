@@ -25,7 +25,20 @@ def _serve(tables: int, port_q: Any, stop: Any) -> None:
         await loop.run_in_executor(None, stop.wait)
         await server.close()
 
-    asyncio.run(main())
+    import os
+    prof_path = os.environ.get("HONGWU_BENCH_PROFILE")
+    if not prof_path:
+        asyncio.run(main())
+        return
+    import cProfile
+
+    prof = cProfile.Profile()
+    prof.enable()
+    try:
+        asyncio.run(main())
+    finally:
+        prof.disable()
+        prof.dump_stats(prof_path)
 
 
 def start_host(tables: int = 1) -> tuple[Any, int, Any]:

@@ -14,8 +14,11 @@ import math
 import time
 from typing import Any, Callable
 
+from engine.state import Phase
+
 from . import codec
 from .client import Client, ConnectionClosed, RemoteError
+from .viewsync import Fold, ViewTracker
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +37,9 @@ class Bot:
 
     Attributes: ``latencies`` (seconds from sending each action to its answer), ``errors``
     (RemoteError messages for rejected actions), ``hands_done``, ``settlements`` (wire maps),
-    ``started`` (True once a hand has been seen in play).
+    ``started`` (True once a hand has been seen in play), ``views`` (the
+    :class:`~net.viewsync.ViewTracker` that keeps the seat's view current, whichever protocol
+    version the client speaks).
     """
 
     def __init__(self, client: Client, player: Any, *, hands: int | None = 1,
@@ -52,9 +57,13 @@ class Bot:
         self.settlements: list[dict[str, Any]] = []
         self.started = False
         self._acted: tuple[int, int] | None = None
-        self._latest: tuple[int, int] = (0, -1)
         self._settled: set[int] = set()
         self._inflight: set[asyncio.Future[Any]] = set()
+        self.views = ViewTracker()
+        self._resyncing = False
+        self.resyncs = 0
+        self._syncing = False
+        self._finished: asyncio.Future[None] | None = None
 
     @property
     def seat(self) -> int | None:
@@ -77,60 +86,132 @@ class Bot:
             await asyncio.wait_for(self._run(start_timeout), timeout)
 
     async def _run(self, start_timeout: float | None = None) -> None:
-        assert self.client.welcome is not None
+        """Handle notifications as they arrive (the client's ``on_notification`` callback, no
+        queue in between) until the hands are played; see :meth:`run`."""
+        client = self.client
+        assert client.welcome is not None
         loop = asyncio.get_running_loop()
         deadline = None if start_timeout is None else loop.time() + start_timeout
-        snap = await self.client.call("snapshot")  # fresh: the welcome may be old
-        if snap["table"]["in_hand"]:
-            self.started = True
-        if self.auto_ready and self.seat is not None and not (snap["table"]["in_hand"]):
-            await self.client.call("ready", ready=True)
-        if snap["view"] is not None:
-            if snap["view"]["phase"] == "settle":  # an earlier hand: not one of ours
-                self._settled.add(snap["table"]["hand_no"])
-            self._on_view(snap["table"]["hand_no"], snap["events"], snap["view"])
-        while self.hands is None or self.hands_done < self.hands:
-            wait = None
-            if not self.started and deadline is not None:
-                wait = deadline - loop.time()
-                if wait <= 0:
-                    raise NoHandStarted(f"no hand started within {start_timeout:g} s")
-            try:
-                method, params = await self.client.next_notification(timeout=wait)
-            except asyncio.TimeoutError:
-                if not self.started:
-                    raise NoHandStarted(f"no hand started within {start_timeout:g} s") from None
-                raise
+        self._finished: asyncio.Future[None] = loop.create_future()
+        previous = client.on_notification
+        client.on_notification = self._on_notification
+        closed = asyncio.ensure_future(client.closed.wait())
+        try:
+            while not client.notifications.empty():  # queued before run started, in order
+                self._on_notification(*client.notifications.get_nowait())
+            self._syncing = True  # events before the snapshot are held, not resynced
+            snap = await client.call("snapshot")  # fresh: the welcome may be old
+            self._syncing = False
+            if snap["table"]["in_hand"]:
+                self.started = True
+            if self.auto_ready and self.seat is not None and not (snap["table"]["in_hand"]):
+                await client.call("ready", ready=True)
+            if snap["view"] is not None:
+                if snap["view"]["phase"] == "settle":  # an earlier hand: not one of ours
+                    self._settled.add(snap["table"]["hand_no"])
+                self._install(snap)
+            self._check_finished()
+            while not self._finished.done():
+                wait = None
+                if not self.started and deadline is not None:
+                    wait = deadline - loop.time()
+                    if wait <= 0:
+                        raise NoHandStarted(f"no hand started within {start_timeout:g} s")
+                await asyncio.wait({self._finished, closed}, timeout=wait,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if not self._finished.done() and closed.done():
+                    raise ConnectionClosed(client._close_reason, client.goodbye)
+            self._finished.result()  # raises what a handler raised
+        finally:
+            client.on_notification = previous
+            closed.cancel()
+            self._syncing = False
+        if self._inflight:
+            await asyncio.wait(self._inflight, timeout=10)
+
+    def _check_finished(self) -> None:
+        if self.hands is not None and self.hands_done >= self.hands \
+                and not self._finished.done():
+            self._finished.set_result(None)
+
+    def _on_notification(self, method: str, params: dict[str, Any]) -> bool:
+        """The client's callback: track the view, act, count hands. Returns True (handled:
+        nothing is queued). A failure ends :meth:`run` with that exception."""
+        if self._finished.done():
+            return False  # run is over: leave the notification queued for others
+        try:
             if method == "table" and params["table"].get("in_hand"):
                 self.started = True
             if self.on_message is not None:
                 self.on_message(method, params)
             if method == "view":
-                self._on_view(params["hand_no"], params["events"], params["view"])
-        if self._inflight:
-            await asyncio.wait(self._inflight, timeout=10)
+                if self.views.on_view(params["hand_no"], params["events"], params["view"]):
+                    self._on_view()
+            elif method == "event":
+                fold = self.views.on_event(params["hand_no"], params["n"],
+                                           codec.event_in(params["event"]))
+                if fold is Fold.FOLDED:
+                    self._on_view()
+                elif self.views.needs_snapshot and not self._syncing:
+                    self._resync()
+            self._check_finished()
+        except Exception as exc:
+            if not self._finished.done():
+                self._finished.set_exception(exc)
+        return True
 
-    def _on_view(self, hand_no: int, events: int, view: dict[str, Any]) -> None:
-        if (hand_no, events) < self._latest:
-            return  # an older view still queued: the snapshot already covered it
-        self._latest = (hand_no, events)
-        if view["phase"] != "settle":
+    def _install(self, snap: dict[str, Any]) -> None:
+        """Install a ``Snapshot``'s view (if any; not when newer events were already handled)
+        and act on it."""
+        if snap["view"] is not None and self.views.on_view(
+                snap["table"]["hand_no"], snap["events"], snap["view"]):
+            self._on_view()
+
+    def _resync(self) -> None:
+        """Ask for a snapshot once when the tracked view fell out of step (never expected
+        from a conforming host; logged)."""
+        if self._resyncing:
+            return
+        log.warning("bot seat %s: view out of step at event %d; asking for a snapshot",
+                    self.seat, self.views.events)
+        self._resyncing = True
+        self.resyncs += 1
+        try:
+            fut = self.client.send_request("snapshot", {})
+        except ConnectionClosed:
+            return
+
+        def done(f: asyncio.Future[Any]) -> None:
+            self._resyncing = False
+            if not f.cancelled() and f.exception() is None:
+                self._install(f.result())
+                self._check_finished()
+
+        fut.add_done_callback(done)
+
+    def _on_view(self) -> None:
+        """React to the tracked view: count settled hands (then ready again), act when it
+        is this seat's turn (once per state)."""
+        view, hand_no, events = self.views.view, self.views.hand_no, self.views.events
+        if view is None:
+            return
+        if view.phase is not Phase.SETTLE:
             self.started = True
-        if view["phase"] == "settle":
+        else:
             if hand_no not in self._settled:
                 self._settled.add(hand_no)
                 self.hands_done += 1
-                self.settlements.append(view["settlement"])
+                self.settlements.append(codec.settlement_out(view.settlement))
                 if self.auto_ready and (self.hands is None or self.hands_done < self.hands):
                     self._send("ready", {"ready": True}, timed=False)
             return
-        if self.seat is None or view["to_act"] != self.seat:
+        if self.seat is None or view.to_act != self.seat:
             return
         key = (hand_no, events)
         if key == self._acted:
             return
         self._acted = key
-        action = self.player.act(codec.view_in(view))
+        action = self.player.act(view)
         method, params = codec.action_out(action)
         if self.think:
             asyncio.get_running_loop().call_later(self.think, self._send, method, params)

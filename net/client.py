@@ -110,13 +110,17 @@ class Client:
 
     async def hello(self, name: str, *, token: str | None = None, seat: int | None = None,
                     observer: bool = False, table: str | None = None,
-                    host_key: str | None = None, timeout: float = 10.0) -> dict[str, Any]:
+                    host_key: str | None = None, timeout: float = 10.0,
+                    protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
         """Send ``hello``; return the Welcome map (also kept as ``self.welcome``).
+
+        ``protocol`` is the version to speak (default the newest; 1 gets a full ``view``
+        after every change, PROTOCOL.md §12).
 
         Raises :class:`RemoteError` (VERSION_MISMATCH, BAD_TOKEN, UNKNOWN_TABLE, ...) or
         :class:`ConnectionClosed`.
         """
-        params: dict[str, Any] = {"protocol": PROTOCOL_VERSION, "name": name,
+        params: dict[str, Any] = {"protocol": protocol, "name": name,
                                   "client": CLIENT_NAME}
         if token is not None:
             params["token"] = token

@@ -38,11 +38,19 @@ def cards_out(cards: Iterable[int] | None) -> list[str] | None:
     return [str(Card(c)) if not isinstance(c, Card) else str(c) for c in cards]
 
 
+#: Canonical card text -> Card: the server sends only these, so decoding is one lookup.
+_CARD_BY_TEXT: dict[str, Card] = {str(c): c for c in map(Card, range(54))}
+
+
 def cards_in(texts: Iterable[str] | None) -> tuple[Card, ...] | None:
     """Cards from wire card texts (None stays None). Raises ``ValueError`` on bad text."""
     if texts is None:
         return None
-    return parse_cards(list(texts))
+    texts = list(texts)
+    try:
+        return tuple([_CARD_BY_TEXT[t] for t in texts])
+    except (KeyError, TypeError):  # not canonical: the full parser explains what is wrong
+        return parse_cards(texts)
 
 
 def _plays_out(plays: Iterable[tuple[int, Iterable[Card]]]) -> list[list[Any]]:

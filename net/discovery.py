@@ -3,7 +3,7 @@
 An announcement is one UDP datagram (at most :data:`MAX_DATAGRAM` bytes) holding one msgpack
 map (PROTOCOL.md "Discovery")::
 
-    {"app": "hongwu", "protocol": 1, "name": "Ann's table", "port": 47470,
+    {"app": "hongwu", "protocol": 2, "name": "Ann's table", "port": 47470,
      "tables": [{"name": ..., "decks": 2, "free_seats": 3, "in_hand": false}, ...]}
 
 sent every ``interval`` seconds to each configured address (default the limited broadcast

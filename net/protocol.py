@@ -24,8 +24,19 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-PROTOCOL_VERSION = 1
-"""The protocol version spoken by this code; ``hello`` must name it exactly."""
+PROTOCOL_VERSION = 2
+"""The newest protocol version spoken by this code (what our own clients send in ``hello``)."""
+
+SUPPORTED_VERSIONS = (1, 2)
+VIEW_DELIVERY = {
+    1: "a full view notification after every change of the hand",
+    2: "a full view notification when a hand is dealt (after its deal events) and in every "
+       "Snapshot; otherwise only events, which the client folds into its view",
+}
+"""When the host sends ``view`` notifications, per accepted version (PROTOCOL.md §3)."""
+"""Versions the host accepts in ``hello``; a session speaks the one it named. Version 2 sends
+full views only when a hand is dealt and on request, events otherwise (PROTOCOL.md §3, §12);
+version 1 sends a full view after every change."""
 
 REQUEST, RESPONSE, NOTIFICATION = 0, 1, 2
 """The message type numbers (first element of every message array)."""
@@ -383,7 +394,7 @@ def _m(name: str, params: dict[str, Field], result: str, doc: str, **kw: bool) -
 
 METHODS: dict[str, Method] = {m.name: m for m in [
     _m("hello", {
-        "protocol": F("int", "must equal the server's protocol version"),
+        "protocol": F("int", "protocol version the session speaks: 1 or 2"),
         "name": F("str", "display name", maxlen=NAME_MAX),
         "token": F("str|nil", "reconnect token from an earlier welcome", False, maxlen=TOKEN_MAX),
         "seat": F("int|nil", "preferred seat", False, min=0, max=3),
@@ -432,7 +443,7 @@ STRUCTS.update({
     },
     "AutoState": {"seat": F("int", "own seat"), "auto": F("bool", "auto-play now on")},
     "Welcome": {
-        "protocol": F("int", "server protocol version"),
+        "protocol": F("int", "the version this session speaks (as named in hello)"),
         "server": F("str", "server software and version"),
         "session": F("int", "session number (for logs)"),
         "token": F("str|nil", "reconnect token for the seat (nil for observers)"),
@@ -459,7 +470,8 @@ NOTIFICATIONS: dict[str, dict[str, Field]] = {
     "view": {
         "hand_no": F("int", "hand number"),
         "events": F("int", "events of this hand reflected in view"),
-        "view": F("View", "the session's full view after the last events"),
+        "view": F("View", "the session's full view after the last events (version 2: sent "
+                          "when a hand is dealt; fold the events in between)"),
     },
     "turn": {"turn": F("Turn", "who is to act and the time left")},
     "auto": {
@@ -721,6 +733,8 @@ def describe(version: int = PROTOCOL_VERSION) -> dict[str, Any]:
     ``net/fixtures/protocol_v<version>.json`` holds it as released."""
     return {
         "protocol": version,
+        "accepted_versions": list(SUPPORTED_VERSIONS),
+        "view_delivery": {str(v): VIEW_DELIVERY[v] for v in SUPPORTED_VERSIONS},
         "message_types": {"request": REQUEST, "response": RESPONSE,
                           "notification": NOTIFICATION},
         "methods": {name: m.describe() for name, m in sorted(METHODS.items())},

@@ -3,8 +3,9 @@
 :class:`RemoteTable` runs a :class:`~net.client.Client` on an asyncio loop in a background
 thread and offers the synchronous interface the pygame client polls every frame:
 
-- ``seat``, ``names``, ``hand_no``; ``view()`` (an engine ``PlayerView`` rebuilt from the
-  server's ``view`` notifications); ``submit(action)`` (one round trip; None or the server's
+- ``seat``, ``names``, ``hand_no``; ``view()`` (an engine ``PlayerView`` kept current from
+  the server's ``view`` and ``event`` notifications by a :class:`~net.viewsync.ViewTracker`);
+  ``submit(action)`` (one round trip; None or the server's
   reason: an ``engine.refusals.Refusal`` with the engine's code for rule refusals);
   ``poll()`` (engine events for this seat, released together with the view that reflects
   them); ``next_hand()`` (sends ``ready``); ``totals()``; ``close()``;
@@ -34,6 +35,7 @@ from engine.events import Event
 from . import codec
 from .client import Client, ConnectionClosed, RemoteError
 from .protocol import ErrorCode
+from .viewsync import ViewTracker
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +73,10 @@ class RemoteTable:
         self._lock = threading.Lock()
         self._client: Client | None = None
         self._view: Any = None
+        self._views = ViewTracker()
+        self._resyncing = False
+        self._syncing = False
+        self._since_hello: set[str] = set()
         self._pending: list[tuple[int, Any]] = []  # (n, event) waiting for their view
         self._outbox: list[Any] = []
         self._notices: list[str] = []
@@ -107,6 +113,13 @@ class RemoteTable:
 
     async def _connect(self, token: str | None) -> None:
         client = await Client.connect(self.host, self.port, timeout=self.timeout)
+        with self._lock:
+            # A new connection: the host's numbering is the only truth from here on. Frames
+            # that arrive right behind the welcome are handled before this coroutine resumes;
+            # the tracker holds their events and the welcome's older parts do not overwrite.
+            self._views = ViewTracker()
+            self._syncing = True
+            self._since_hello: set[str] = set()
         client.on_notification = self._on_notification
         try:
             welcome = await client.hello(self.name, token=token, timeout=self.timeout,
@@ -120,10 +133,13 @@ class RemoteTable:
             self.seat = welcome["seat"]
             self.token = welcome["token"]
             self.host_rights = welcome["host"]
-            self.table = snap["table"]
-            self.turn = snap["turn"]
-            self._turn_at = time.monotonic()
+            if "table" not in self._since_hello:
+                self.table = snap["table"]
+            if "turn" not in self._since_hello:
+                self.turn = snap["turn"]
+                self._turn_at = time.monotonic()
             self.connected = True
+            self._syncing = False
             if snap["view"] is not None:
                 self._set_view(snap["table"]["hand_no"], snap["events"], snap["view"],
                                resync=self._view is not None)
@@ -168,10 +184,20 @@ class RemoteTable:
     def _on_notification(self, method: str, params: dict[str, Any]) -> bool:
         """Runs in the network thread; returns True (nothing is queued in the client)."""
         try:
+            self._since_hello.add(method)
             if method == "event":
                 ev = codec.event_in(params["event"])
                 with self._lock:
                     self._pending.append((params["n"], ev))
+                    self._views.on_event(params["hand_no"], params["n"], ev)
+                    self._release()
+                    resync = self._views.needs_snapshot and not (self._resyncing
+                                                                 or self._syncing)
+                    self._resyncing = self._resyncing or resync
+                if resync:
+                    log.warning("view out of step at event %d: asking for a snapshot",
+                                params["n"])
+                    self._loop.create_task(self._resync())
             elif method == "view":
                 with self._lock:
                     self._set_view(params["hand_no"], params["events"], params["view"])
@@ -194,20 +220,47 @@ class RemoteTable:
             log.exception("bad %s notification from the host", method)
         return True
 
+    async def _resync(self) -> None:
+        """Replace an out-of-step view by a fresh snapshot (the network thread)."""
+        try:
+            client = self._client
+            if client is None:
+                return
+            snap = await client.call("snapshot", timeout=self.timeout)
+            with self._lock:
+                if snap["view"] is not None:
+                    self._set_view(snap["table"]["hand_no"], snap["events"], snap["view"],
+                                   resync=True)
+        except Exception as exc:  # a lost connection resyncs on reconnect anyway
+            log.info("snapshot for a resync failed: %r", exc)
+        finally:
+            self._resyncing = False
+
     def _set_view(self, hand_no: int, events: int, wire_view: dict[str, Any],
                   resync: bool = False) -> None:
-        """Install a new view and release the events it reflects (lock held)."""
-        self._view = codec.view_in(wire_view)
+        """Install a full wire view (unless the tracker already holds a newer state) and
+        release the events it reflects (lock held)."""
         if resync:
             self._pending = []
-        if hand_no != self._hand_seen:
-            self._hand_seen = hand_no
-            self._hand_event.set()
-        ready = [ev for n, ev in self._pending if n < events]
-        self._pending = [(n, ev) for n, ev in self._pending if n >= events]
-        self._outbox.extend(ready)
+        self._views.on_view(hand_no, events, wire_view)
+        self._release()
         if resync:
             self._outbox.append(Resynced())
+
+    def _release(self) -> None:
+        """Publish the tracked view and release the events it reflects (lock held)."""
+        t = self._views
+        if t.view is None or t.stale:
+            return
+        self._view = t.view
+        if t.hand_no != self._hand_seen:
+            self._hand_seen = t.hand_no
+            self._hand_event.set()
+        events = t.events
+        if self._pending:
+            ready = [ev for n, ev in self._pending if n < events]
+            self._pending = [(n, ev) for n, ev in self._pending if n >= events]
+            self._outbox.extend(ready)
         self._events_seen = events
 
     def _seat_label(self, seat: int) -> str:

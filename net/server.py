@@ -36,7 +36,7 @@ from engine.state import ChooseTrump, Game, IllegalAction, Phase
 
 from . import codec, framing, protocol
 from .ai import AIProvider
-from .protocol import ErrorCode, ProtocolError, PROTOCOL_VERSION
+from .protocol import ErrorCode, ProtocolError, PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
 log = logging.getLogger(__name__)
 
@@ -683,27 +683,41 @@ class Room:
 
     def _send_events(self, start: int, events: list[Any]) -> None:
         """Send each session ``events`` (numbered from ``start``) as its seat may see them,
-        then its full view."""
+        then its full view where its protocol version asks for one: after every change for
+        version 1; for version 2 only when the batch deals a new hand (``start == 0``), the
+        client folding the events in between itself (PROTOCOL.md §3, ``engine.viewfold``).
+
+        Encodings are shared: a public event is encoded once for everyone, a seat's batch
+        once for all its sessions."""
         g = self.game
         assert g is not None
-        cache: dict[int | None, bytes] = {}
         max_frame = self.server.config.max_frame
+        hand_no = self.hand_no
+        public: dict[int, bytes] = {}  # event index -> its frame, when everyone sees it alike
+        batches: dict[tuple[int | None, bool], bytes] = {}
         for s in self.sessions():
             seat = s.seat
-            data = cache.get(seat)
+            full = s.protocol == 1 or start == 0
+            data = batches.get((seat, full))
             if data is None:
                 parts = []
                 for i, ev in enumerate(events):
                     seen = ev.for_seat(seat)
                     if seen is None:
                         continue
-                    parts.append(framing.encode(protocol.notification("event", {
-                        "hand_no": self.hand_no, "n": start + i,
-                        "event": codec.event_out(seen)}), max_frame))
-                parts.append(framing.encode(protocol.notification("view", {
-                    "hand_no": self.hand_no, "events": len(g.events),
-                    "view": codec.view_out(g.view(seat))}), max_frame))
-                data = cache[seat] = b"".join(parts)
+                    frame = public.get(i) if seen is ev else None
+                    if frame is None:
+                        frame = framing.encode(protocol.notification("event", {
+                            "hand_no": hand_no, "n": start + i,
+                            "event": codec.event_out(seen)}), max_frame)
+                        if seen is ev:
+                            public[i] = frame
+                    parts.append(frame)
+                if full:
+                    parts.append(framing.encode(protocol.notification("view", {
+                        "hand_no": hand_no, "events": len(g.events),
+                        "view": codec.view_out(g.view(seat))}), max_frame))
+                data = batches[(seat, full)] = b"".join(parts)
             s.send_bytes(data)
 
     def close(self) -> None:
@@ -733,7 +747,8 @@ class Session:
     """One client connection: decoding, rate limiting, dispatch, sending.
 
     Attributes: ``sid`` (int), ``name``, ``room`` (after hello), ``seat`` (int or None),
-    ``token``, ``host`` (bool), ``peer`` (address tuple).
+    ``token``, ``host`` (bool), ``peer`` (address tuple), ``protocol`` (the version the
+    session speaks, from its hello).
     """
 
     def __init__(self, server: "Server", reader: asyncio.StreamReader,
@@ -749,6 +764,10 @@ class Session:
         self.seat: int | None = None
         self.token: str | None = None
         self.host = False
+        self.protocol = PROTOCOL_VERSION  # the version named in hello
+        self._out: list[bytes] = []  # frames queued for the next write (send_bytes)
+        self._out_size = 0
+        self._flush_soon = False
         self.closing = False
         self.leaving = False
         cfg = server.config
@@ -758,16 +777,37 @@ class Session:
 
     # ------------------------------------------------------------------ sending
     def send_bytes(self, data: bytes) -> None:
-        """Queue encoded frames; drop the connection if the client is not reading."""
+        """Queue encoded frames; drop the connection if the client is not reading.
+
+        Frames queued during one turn of the event loop leave in one write (an action's
+        events, the turn and the answer: one system call and one TCP segment, not ten),
+        in the order they were queued; :meth:`close` writes what is queued first."""
         if self.closing:
             return
         transport = self.writer.transport
         if transport is None or transport.is_closing():
             return
-        if transport.get_write_buffer_size() + len(data) > self.server.config.max_write_buffer:
+        self._out_size += len(data)
+        if transport.get_write_buffer_size() + self._out_size > self.server.config.max_write_buffer:
             log.warning("session %d: client too slow, dropping it", self.sid)
             self.closing = True
+            self._out, self._out_size = [], 0
             transport.abort()
+            return
+        self._out.append(data)
+        if not self._flush_soon:
+            self._flush_soon = True
+            self.server.loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write the queued frames now (one write). Safe to call at any time."""
+        self._flush_soon = False
+        if not self._out:
+            return
+        data = self._out[0] if len(self._out) == 1 else b"".join(self._out)
+        self._out, self._out_size = [], 0
+        transport = self.writer.transport
+        if transport is None or transport.is_closing():
             return
         self.writer.write(data)
 
@@ -792,6 +832,7 @@ class Session:
         err = ProtocolError(code, message)
         log.info("session %d (%s): closing: %s", self.sid, self.name, err)
         self.notify("goodbye", {"error": err.to_wire()})
+        self.flush()
         self.closing = True
         try:
             self.writer.close()
@@ -852,6 +893,7 @@ class Session:
             self._finish()
 
     def _must_drain(self) -> bool:
+        self.flush()  # the answers to what was just read go out before deciding
         t = self.writer.transport
         return t is not None and not t.is_closing() and t.get_write_buffer_size() > 65536
 
@@ -917,10 +959,12 @@ class Session:
         """Open the session (see PROTOCOL.md ``hello``)."""
         if self.room is not None:
             raise ProtocolError(ErrorCode.ALREADY_HELLO)
-        if p["protocol"] != PROTOCOL_VERSION:
+        if p["protocol"] not in SUPPORTED_VERSIONS:
             raise ProtocolError(ErrorCode.VERSION_MISMATCH,
-                                f"this server speaks protocol {PROTOCOL_VERSION}, "
+                                f"this server speaks protocol "
+                                f"{' or '.join(map(str, SUPPORTED_VERSIONS))}, "
                                 f"not {p['protocol']}", fatal=True)
+        self.protocol = p["protocol"]
         room = self.server.room(p.get("table"))
         name = clean_name(p["name"])
         self.name = name
@@ -934,7 +978,7 @@ class Session:
             room.join(self, name, p.get("seat"), bool(p.get("observer")))
         self.room = room
         return {
-            "protocol": PROTOCOL_VERSION, "server": SERVER_NAME, "session": self.sid,
+            "protocol": self.protocol, "server": SERVER_NAME, "session": self.sid,
             "token": self.token, "seat": self.seat, "host": self.host, "resumed": resumed,
             "snapshot": room.snapshot(self.seat),
         }

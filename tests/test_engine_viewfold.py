@@ -36,11 +36,17 @@ def check_hand(decks: int, seed: int, pass_rate: float) -> Game:
     rng = random.Random(seed)
     g = Game.new(hongwu(decks), seed=seed)
     views = {s: g.view(s) for s in SEATS}  # the full view at the hand's start
+    start, dealt = dict(views), len(g.events)
     while g.phase is not Phase.SETTLE:
         events = g.apply(random_action(g, rng, pass_rate))
         for s in SEATS:
-            views[s] = advance_all(views[s], [e.for_seat(s) for e in events])
+            for i, e in enumerate(events):
+                views[s] = advance(views[s], e.for_seat(s))
+                if i < len(events) - 1:  # part way through the action's events
+                    assert views[s].to_act is None, (s, events[: i + 1])
             assert views[s] == g.view(s), (s, events)
+    for s in SEATS:  # the whole hand in one go
+        assert advance_all(start[s], [e.for_seat(s) for e in g.events[dealt:]]) == g.view(s)
     return g
 
 

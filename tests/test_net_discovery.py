@@ -5,6 +5,7 @@ import asyncio
 import socket
 
 from net.discovery import Announcer, decode_announcement, discover, encode_announcement
+from net.protocol import PROTOCOL_VERSION
 
 
 def test_announcements_are_found_on_loopback():
@@ -22,7 +23,7 @@ def test_announcements_are_found_on_loopback():
             await ann.close()
         assert len(found) == 1
         f = found[0]
-        assert (f.address, f.port, f.name, f.protocol) == ("127.0.0.1", 47999, "Ann's table", 1)
+        assert (f.address, f.port, f.name, f.protocol) == ("127.0.0.1", 47999, "Ann's table", PROTOCOL_VERSION)
         assert f.tables[0]["free_seats"] == 3 and "47999" in f.describe()
     asyncio.run(asyncio.wait_for(main(), 10))
 

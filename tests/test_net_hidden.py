@@ -107,10 +107,11 @@ def test_no_client_ever_receives_a_card_it_must_not_see(decks, hands):
             clients = []
             for i in range(4):
                 c = await RecordingClient.connect(LOOPBACK, srv.port)
-                await c.hello(f"p{i}", seat=i)
+                # both protocol versions: full views after every change (1), events (2)
+                await c.hello(f"p{i}", seat=i, protocol=1 + i % 2)
                 clients.append(c)
             obs = await RecordingClient.connect(LOOPBACK, srv.port)
-            await obs.hello("watcher", observer=True)
+            await obs.hello("watcher", observer=True, protocol=1)
             bots = [Bot(c, FirstLegal(i), hands=hands) for i, c in enumerate(clients)]
             bots.append(Bot(obs, FirstLegal(0), hands=hands))
             await asyncio.gather(*(b.run(60) for b in bots))

@@ -118,7 +118,7 @@ def test_trump_timeout_chooses_spades_marked_timed_out():
     async def main():
         timers = Timers(bid=0, trump=0.3, bury=0, play=0)
         async with running_server([fast_table(timers=timers)]) as srv:
-            clients = await seat_four(srv)
+            clients = await seat_four(srv, protocol=1)  # version 1: a full view after each bid
             for c in clients:
                 await c.call("ready", ready=True)
             # everyone passes: the first bidder becomes dealer at the minimum
@@ -353,4 +353,64 @@ def test_action_refusals_carry_the_engines_code_and_params():
             assert local.value.code == "follow_suit"
             assert set(err["refusal"]["params"]) == {"suit"}
             await close_all(clients)
+    run(main())
+
+
+def test_protocol_versions_1_and_2_share_a_table():
+    """Version 1 sessions get a full view after every change; version 2 sessions get one when
+    the hand is dealt and fold the events in between (PROTOCOL.md §3, §12); both end with the
+    same view as the host's. An unknown version is refused."""
+    async def main():
+        async with running_server() as srv:
+            clients = [await connect(srv, f"p{i}", seat=i, protocol=1 + i % 2) for i in range(4)]
+            assert [c.welcome["protocol"] for c in clients] == [1, 2, 1, 2]
+            frames = {i: [] for i in range(4)}
+            bots = [Bot(c, FirstLegal(i), hands=1,
+                        on_message=lambda m, p, i=i: frames[i].append((m, p)))
+                    for i, c in enumerate(clients)]
+            await asyncio.gather(*(b.run(30) for b in bots))
+            assert all(b.hands_done == 1 and not b.errors and not b.resyncs for b in bots)
+            game = srv.rooms[0].game
+            for i, c in enumerate(clients):
+                views = [p for m, p in frames[i] if m == "view"]
+                events = [p for m, p in frames[i] if m == "event"]
+                if c.welcome["protocol"] == 1:
+                    assert len(views) > 50  # one per change
+                else:
+                    assert [v["events"] for v in views] == [5]  # the deal only
+                assert len(events) == len(game.events)
+                assert bots[i].views.view == codec.view_in(codec.view_out(game.view(i)))
+                assert bots[i].views.events == len(game.events)
+            with pytest.raises(RemoteError) as e:
+                await connect(srv, "old", protocol=3)
+            assert e.value.name == "VERSION_MISMATCH"
+            await close_all(clients)
+    run(main())
+
+
+def test_a_bot_whose_snapshot_answer_arrives_with_a_new_hand_plays_that_hand():
+    """A bot's opening ``snapshot`` answer can arrive in the same write as a new hand's deal:
+    the bot handles the deal before its snapshot call returns, and the older snapshot must
+    not replace the newer view (regression: such bots fell out of step and had to ask for
+    another snapshot)."""
+    async def main():
+        async with running_server() as srv:
+            for round_no in range(2):  # the second round joins a table with a settled hand
+                clients = await seat_four(srv)
+                for c in clients[1:]:
+                    await c.call("ready", ready=True)
+                bots = [Bot(c, FirstLegal(i), hands=1, auto_ready=i > 0)
+                        for i, c in enumerate(clients)]
+                tasks = [asyncio.ensure_future(b.run(30)) for b in bots]
+                for _ in range(200):  # until bot 0's snapshot request is on its way
+                    if clients[0]._pending:
+                        break
+                    await asyncio.sleep(0)
+                assert clients[0]._pending
+                clients[0].send_request("ready", {"ready": True})  # right behind it
+                await asyncio.gather(*tasks)
+                assert [b.hands_done for b in bots] == [1] * 4
+                assert [b.resyncs for b in bots] == [0] * 4
+                assert srv.rooms[0].hand_no == round_no + 1
+                await asyncio.gather(*(c.bye(2.0) for c in clients))
     run(main())
