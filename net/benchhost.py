@@ -3,6 +3,8 @@
 :func:`start_host` spawns a process running a :class:`~net.server.Server` on 127.0.0.1 with
 ``tables`` seeded tables (no timers, no AI delay, rate limits lifted) and returns
 ``(process, port, stop_event)``; :func:`rss_kib` reads a process's resident memory (Linux).
+With the environment variable ``HONGWU_BENCH_PROFILE=FILE`` the host runs under cProfile and
+writes its statistics to FILE when it stops (read them with ``python -m pstats FILE``).
 """
 from __future__ import annotations
 
