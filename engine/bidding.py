@@ -68,17 +68,17 @@ class Auction:
     @property
     def done(self) -> bool:
         """True once the dealer is decided."""
-        return self._replay()[4]
+        return self._state[4]  # type: ignore[attr-defined]
 
     @property
     def to_act(self) -> int | None:
         """The seat whose turn it is, or None when done."""
-        return self._replay()[3]
+        return self._state[3]  # type: ignore[attr-defined]
 
     @property
     def highest(self) -> int | None:
         """The highest bid so far, or None."""
-        return self._replay()[0]
+        return self._state[0]  # type: ignore[attr-defined]
 
     @property
     def dealer(self) -> int | None:
@@ -98,9 +98,10 @@ class Auction:
 
     def options(self) -> tuple[int, ...]:
         """Legal bid amounts for the seat to act, ascending (passing is always allowed)."""
-        if self.done:
+        high, _, _, _, done = self._state  # type: ignore[attr-defined]
+        if done:
             return ()
-        return bid_options(self.ruleset, self.highest)
+        return bid_options(self.ruleset, high)
 
     def apply(self, amount: int | None) -> "Auction":
         """The auction after the seat to act bids ``amount`` (None = pass).
@@ -118,7 +119,24 @@ class Auction:
                     f"a bid of {amount} is not allowed now; the legal bids are "
                     f"{', '.join(map(str, legal))} (or pass)"
                 )
-        return Auction(self.ruleset, self.start, self.actions + (amount,))
+        return self._after(amount)
+
+    def _after(self, amount: int | None) -> "Auction":
+        """The auction one (already checked) action later. Its derived state is stepped on from
+        this one's, exactly as :meth:`_compute` would replay it, instead of replaying them all."""
+        rs = self.ruleset
+        high, high_seat, passed, seat, _ = self._state  # type: ignore[attr-defined]
+        if amount is None:
+            passed = passed | {seat}
+        else:
+            high, high_seat = amount, seat
+        done = high == rs.bid_max or len(passed) == rs.players or (
+            high_seat is not None and len(passed) == rs.players - 1
+        )
+        state = (high, high_seat, passed, None if done else self._next_active(seat, passed), done)
+        after = object.__new__(Auction)
+        after.__dict__.update(ruleset=rs, start=self.start, actions=self.actions + (amount,), _state=state)
+        return after
 
 
 def bid_options(ruleset: RuleSet, highest: int | None) -> tuple[int, ...]:
@@ -128,10 +146,8 @@ def bid_options(ruleset: RuleSet, highest: int | None) -> tuple[int, ...]:
     step, top = ruleset.bid_step, ruleset.bid_max
     if highest is None:
         low = ruleset.bid_min
-        return tuple(b for b in range(low, low + ruleset.bid_raise_max + 1, step) if b <= top)
-    return tuple(
-        b for b in range(highest + step, highest + ruleset.bid_raise_max + 1, step) if b <= top
-    )
+        return tuple(range(low, min(low + ruleset.bid_raise_max, top) + 1, step))
+    return tuple(range(highest + step, min(highest + ruleset.bid_raise_max, top) + 1, step))
 
 
 def replay_auction(ruleset: RuleSet, start: int, actions: Sequence[int | None]) -> Auction:

@@ -168,7 +168,14 @@ def card_points(cards: Iterable[int]) -> int:
 
 def make_deck(decks: int) -> list[Card]:
     """A fresh, unshuffled pack of ``decks`` full decks (54 cards each), ids ascending."""
-    return [c for c in _CARDS for _ in range(decks)]
+    pack = _PACKS.get(decks)
+    if pack is None:
+        pack = _PACKS[decks] = tuple(c for c in _CARDS for _ in range(decks))
+    return list(pack)
+
+
+_PACKS: dict[int, tuple[Card, ...]] = {}
+"""make_deck's packs by number of decks (a new list is made from one each time)."""
 
 
 def check_fits(cards: Sequence[int], decks: int) -> None:

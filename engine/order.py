@@ -8,6 +8,9 @@ of the engine never re-derives the order:
   different suits, share a value);
 - ``SEQ[c]``: position in its suit's natural sequence (consecutive positions are adjacent for
   tractors), or -1 for trumps above the trump ace, which never form tractors.
+
+``STRONG_FIRST[c]`` (``-VAL[c] * 64 + c``) is a sort key for "strongest first, equal strengths
+by card id", the order of components and of the cards inside them (RULES.md §6).
 """
 from __future__ import annotations
 
@@ -46,7 +49,7 @@ class TrumpContext:
     1
     """
 
-    __slots__ = ("trump", "trump_index", "SUITX", "VAL", "SEQ", "_sort_key")
+    __slots__ = ("trump", "trump_index", "SUITX", "VAL", "SEQ", "STRONG_FIRST", "_sort_key")
 
     def __init__(self, trump: str) -> None:
         if trump not in SUITS:
@@ -82,6 +85,7 @@ class TrumpContext:
             for pos, c in enumerate(members):
                 seq[c] = pos
         self.SUITX, self.VAL, self.SEQ = tuple(suitx), tuple(val), tuple(seq)
+        self.STRONG_FIRST = tuple(-val[c] * 64 + c for c in ALL_CARDS)  # == order of (-VAL, id)
         # display order: non-trump suits (♠ ♥ ♣ ♦, the trump suit skipped), then trumps, each ascending
         self._sort_key = tuple(
             (suitx[c] if suitx[c] != TRUMP_INDEX else 9) * 100 + val[c] + (c // 13 if c < 52 else 0) / 10

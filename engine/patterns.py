@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Iterable, NamedTuple, Sequence
 
 from engine.cards import ALL_CARDS, Card
-from engine.order import EFFECTIVE_SUITS, TrumpContext
+from engine.order import EFFECTIVE_SUITS, TrumpContext, context
 
 SINGLE, PAIR, TRIPLE, TRACTOR, THROW, INVALID = (
     "single", "pair", "triple", "tractor", "throw", "invalid",
@@ -81,14 +81,20 @@ def runs(counts: dict[int, int], group: int, ctx: TrumpContext) -> list[list[int
     return out
 
 
+_UNITS: tuple[tuple[Component, ...], ...] = ((),) + tuple(
+    tuple(Component((SINGLE, PAIR, TRIPLE)[g - 1], g, 1, (card,) * g, card) for card in ALL_CARDS)
+    for g in (1, 2, 3)
+)
+"""``_UNITS[group][card id]``: the single, pair or triple of that card (the same for any trump)."""
+
+
 def _component(cards: list[int], group: int, ctx: TrumpContext) -> Component:
     if len(cards) == 1:  # single, pair or triple: one card, no ordering needed
-        card = ALL_CARDS[cards[0]]
-        return Component((SINGLE, PAIR, TRIPLE)[group - 1], group, 1, (card,) * group, card)
+        return _UNITS[group][cards[0]]
     top = max(cards, key=lambda c: (ctx.VAL[c], -c))
     length = len(cards)
     shape = TRACTOR if length > 1 else (SINGLE, PAIR, TRIPLE)[group - 1]
-    ordered = sorted(cards, key=lambda c: (-ctx.VAL[c], c))
+    ordered = sorted(cards, key=ctx.STRONG_FIRST.__getitem__)
     return Component(
         shape, group, length, tuple(ALL_CARDS[c] for c in ordered for _ in range(group)), ALL_CARDS[top]
     )
@@ -98,8 +104,12 @@ def decompose_counts(counts: dict[int, int], ctx: TrumpContext) -> list[Componen
     """Decompose a one-suit holding into components (RULES.md §6): repeatedly the longest
     tractor of triples, then triples, then the longest tractor of pairs, then pairs, then
     singles; ties go to the higher top card. ``counts`` is not modified."""
-    counts = dict(counts)
     val = ctx.VAL
+    strong_first = ctx.STRONG_FIRST.__getitem__  # stronger first, equal strengths by id
+    most = max(counts.values(), default=0)
+    if most == 1:  # singles only: strongest first (equal strengths: lower id first)
+        return [_UNITS[1][c] for c in sorted(counts, key=strong_first)]
+    counts = dict(counts)
     out: list[Component] = []
 
     def take(cards: list[int], group: int) -> None:
@@ -109,24 +119,37 @@ def decompose_counts(counts: dict[int, int], ctx: TrumpContext) -> list[Componen
                 del counts[c]
         out.append(_component(cards, group, ctx))
 
-    most = max(counts.values(), default=0)
+    suitx = ctx.SUITX
+    one_suit = len({suitx[c] for c in counts}) == 1
     for group in (3, 2):
         if most < group:
             continue
-        while True:  # longest tractor of this group size, ties: higher top
-            best = max(
-                (r for r in runs(counts, group, ctx) if len(r) >= 2),
-                key=lambda r: (len(r), val[r[-1]]),
-                default=None,
-            )
-            if best is None:
-                break
-            take(best, group)
-        for c in sorted((c for c, n in counts.items() if n >= group), key=lambda c: (-val[c], c)):
-            take([c], group)
-    for c in sorted(counts, key=lambda c: (-val[c], c)):
-        for _ in range(counts[c]):
-            out.append(_component([c], 1, ctx))
+        if most < 2 * group and one_suit:
+            # taking a whole run leaves each of its cards below ``group`` copies and every
+            # other run of the suit as it was, so the runs are found once and taken longest
+            # first, ties to the higher top (no two runs of one suit share a top strength)
+            tractors = [r for r in runs(counts, group, ctx) if len(r) >= 2]
+            tractors.sort(key=lambda r: (len(r), val[r[-1]]), reverse=True)
+            for r in tractors:
+                take(r, group)
+        else:  # more copies than decks hold, or several suits (hand-made lists): one at a time
+            while True:  # longest tractor of this group size, ties: higher top
+                best = max(
+                    (r for r in runs(counts, group, ctx) if len(r) >= 2),
+                    key=lambda r: (len(r), val[r[-1]]),
+                    default=None,
+                )
+                if best is None:
+                    break
+                take(best, group)
+        for c in sorted([c for c, n in counts.items() if n >= group], key=strong_first):
+            counts[c] -= group
+            if not counts[c]:
+                del counts[c]
+            out.append(_UNITS[group][c])
+    single = _UNITS[1]
+    for c in sorted(counts, key=strong_first):
+        out.extend([single[c]] * counts[c])
     return out
 
 
@@ -149,8 +172,6 @@ def classify(cards: Sequence[int], ctx: TrumpContext) -> Pattern:
 
 @lru_cache(maxsize=4096)
 def _classify_cached(cards: tuple[int, ...], trump: str) -> Pattern:
-    from engine.order import context
-
     return classify_uncached(cards, context(trump))
 
 

@@ -71,9 +71,11 @@ def settle(
     n = ruleset.players
     if len(trick_points) != n:
         raise ValueError(f"trick_points needs one number per seat ({n})")
-    for s in (dealer, last_trick_winner, *(x for pair in red_fives for x in pair), *failed_throws):
-        if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n:
-            raise ValueError(f"seat {s!r} is not 0..{n - 1}")
+    seats = (dealer, last_trick_winner, *(x for pair in red_fives for x in pair), *failed_throws)
+    if not (set(map(type, seats)) == {int} and 0 <= min(seats) and max(seats) < n):  # else find which
+        for s in seats:
+            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n:
+                raise ValueError(f"seat {s!r} is not 0..{n - 1}")
     opts = ruleset.options
     b = opts.base_score
     kitty_pts = card_points(kitty)

@@ -9,21 +9,22 @@ from __future__ import annotations
 
 import enum
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Sequence
 
 from engine.bidding import Auction, BidError
-from engine.cards import RED_FIVE, SUITS, Card, card_points, parse_cards
+from engine.cards import POINTS, RED_FIVE, SUITS, Card, make_deck, parse_cards
 from engine.events import (
     BidMade, CardsDealt, CardsPlayed, DealerChosen, Event, HandSettled, HandStarted, KittyBuried,
     KittyTaken, ThrowFailed, TrickWon, TrumpChosen,
 )
-from engine.order import TrumpContext, context
-from engine.patterns import THROW, classify, suit_of_play
+from engine.order import EFFECTIVE_SUITS, TRUMP_INDEX, TrumpContext, context
 from engine.refusals import Refusal
 from engine.ruleset import RuleSet, hongwu
 from engine.scoring import Settlement, settle
-from engine.tricks import PlayOptions, check_lead, follow_error, trick_winner
+from engine.tricks import (
+    PlayOptions, _must_follow, _throw_verdict, follow_error, split_suits, trick_winner,
+)
 
 
 class Phase(enum.Enum):
@@ -200,7 +201,87 @@ class PlayerView:
         return tuple(out)
 
 
-_CARD_TYPE = {Card}
+_CONTEXTS: dict[str | None, TrumpContext] = {s: context(s) for s in SUITS}
+_PLAY_PHASE, _BID_PHASE = Phase.PLAY, Phase.BID  # (an enum member lookup costs a call)
+_new_object = object.__new__
+
+
+# Events and finished tricks are frozen dataclasses; the few made on every card or trick are
+# built without their generated ``__init__`` (which sets each field through object.__setattr__):
+# the same objects in every way (fields, equality, hash, repr, pickling), made in half the time.
+def _cards_played(seat: int, cards: tuple[Card, ...], trick_no: int, lead: bool) -> CardsPlayed:
+    """``CardsPlayed(seat, cards, trick_no, lead)`` (one per card play)."""
+    event = _new_object(CardsPlayed)
+    d = event.__dict__
+    d["seat"] = seat
+    d["cards"] = cards
+    d["trick_no"] = trick_no
+    d["lead"] = lead
+    return event
+
+
+def _trick_won(seat: int, points: int, trick_no: int, plays: TrickPlays, ruff: bool,
+               red_fives: tuple[tuple[int, int], ...]) -> TrickWon:
+    """``TrickWon(seat, points, trick_no, plays, ruff, red_fives)`` (one per trick)."""
+    event = _new_object(TrickWon)
+    d = event.__dict__
+    d["seat"] = seat
+    d["points"] = points
+    d["trick_no"] = trick_no
+    d["plays"] = plays
+    d["ruff"] = ruff
+    d["red_fives"] = red_fives
+    return event
+
+
+def _throw_failed(seat: int, attempted: tuple[Card, ...], forced: tuple[Card, ...], blocker: int) -> ThrowFailed:
+    """``ThrowFailed(seat, attempted, forced, blocker)`` (most random leads are failed throws)."""
+    event = _new_object(ThrowFailed)
+    d = event.__dict__
+    d["seat"] = seat
+    d["attempted"] = attempted
+    d["forced"] = forced
+    d["blocker"] = blocker
+    return event
+
+
+def _finished_trick(trick_no: int, leader: int, plays: TrickPlays, winner: int, points: int) -> FinishedTrick:
+    """``FinishedTrick(trick_no, leader, plays, winner, points)`` (one per trick)."""
+    trick = _new_object(FinishedTrick)
+    d = trick.__dict__
+    d["trick_no"] = trick_no
+    d["leader"] = leader
+    d["plays"] = plays
+    d["winner"] = winner
+    d["points"] = points
+    return trick
+
+
+for _cls, _names in (
+    (CardsPlayed, ["seat", "cards", "trick_no", "lead"]),
+    (TrickWon, ["seat", "points", "trick_no", "plays", "ruff", "red_fives"]),
+    (ThrowFailed, ["seat", "attempted", "forced", "blocker"]),
+    (FinishedTrick, ["trick_no", "leader", "plays", "winner", "points"]),
+):  # the makers above set exactly these fields: a change to a class must be made there too
+    if [f.name for f in fields(_cls)] != _names or hasattr(_cls, "__post_init__"):  # pragma: no cover
+        raise ImportError(f"{_cls.__name__} changed: update its maker in engine.state")
+del _cls, _names
+
+
+def _shuffle(deck: list, rng: random.Random) -> None:
+    """Shuffle ``deck`` in place: Fisher–Yates from the top, each index drawn with
+    ``getrandbits`` of the bound's bit length and redrawn while too large. This is what
+    ``rng.shuffle(deck)`` does in CPython 3.10–3.13 (so seeds keep their deals), written out
+    so that a seed's deal no longer depends on how a Python release implements ``shuffle``,
+    and without a method call per card (RULES.md §1: a seed reproduces a hand)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def _neutral_key(c: Card) -> tuple:
@@ -239,6 +320,13 @@ class Game:
     settlement: Settlement | None = None
     events: list[Event] = field(default_factory=list)
 
+    # Private, not dataclass fields (no annotation): in the play phase, each seat's hand split
+    # by effective suit (a list of five tuples per seat, see engine.tricks.split_suits), kept in
+    # step with ``hands`` by _play; None until first needed (built from ``hands``). _suit_memo:
+    # per seat, the PlayOptions sampler's memo of those tuples (see PlayOptions._memo).
+    _suit_ix = None
+    _suit_memo = None
+
     # -- construction -------------------------------------------------------------------
     @classmethod
     def new(
@@ -253,10 +341,8 @@ class Game:
         in ``game.events``; the game is then in :attr:`Phase.BID`."""
         ruleset = ruleset or hongwu()
         rng = random.Random(seed)
-        from engine.cards import make_deck
-
         deck = make_deck(ruleset.decks)
-        rng.shuffle(deck)
+        _shuffle(deck, rng)  # rng.shuffle(deck), the same deal
         if first_bidder is None:
             first_bidder = rng.randrange(ruleset.players)
         elif not 0 <= first_bidder < ruleset.players:
@@ -364,21 +450,36 @@ class Game:
             list(self.tricks), list(self.points_won), list(self.red_fives),
             list(self.failed_throws), self.settlement, list(self.events),
         )
+        if self._suit_ix is not None:
+            g._suit_ix = [list(suits) for suits in self._suit_ix]
+            g._suit_memo = [list(memo) for memo in self._suit_memo]
         return g
 
     # -- queries ------------------------------------------------------------------------
     @property
     def ctx(self) -> TrumpContext | None:
         """The card order once trump is chosen."""
-        return context(self.trump) if self.trump else None
+        ctx = _CONTEXTS.get(self.trump)
+        if ctx is None and self.trump:
+            ctx = context(self.trump)  # not a suit letter: context() says so
+        return ctx
+
+    def _suits_of(self, seat: int) -> list[tuple[Card, ...]]:
+        """``seat``'s hand split by effective suit (play phase; see :attr:`_suit_ix`)."""
+        ix = self._suit_ix
+        if ix is None:
+            ctx = self.ctx
+            ix = self._suit_ix = [list(split_suits(hand, ctx)) for hand in self.hands]
+            self._suit_memo = [[None] * 5 for _ in self.hands]
+        return ix[seat]
 
     @property
     def to_act(self) -> int | None:
         """The seat that must act now, or None when the hand is over."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY_PHASE:
             return (self.leader + len(self.current)) % self.ruleset.players
-        if phase is Phase.BID:
+        if phase is _BID_PHASE:
             return self.auction.to_act
         if phase is Phase.TRUMP or phase is Phase.BURY:
             return self.dealer
@@ -395,11 +496,17 @@ class Game:
 
     def play_options(self, seat: int | None = None) -> PlayOptions:
         """What ``seat`` (default: the seat to act) may play now. ValueError outside play."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY_PHASE:
             raise ValueError("there are play options only in the play phase")
-        seat = self.to_act if seat is None else seat
-        lead = self.current[0][1] if self.current else None
-        return PlayOptions(self.hands[seat], lead, self.ctx)
+        current = self.current
+        if seat is None:
+            seat = (self.leader + len(current)) % self.ruleset.players
+        ix = self._suit_ix
+        suits = ix[seat] if ix is not None else self._suits_of(seat)
+        return PlayOptions._prepared(
+            self.hands[seat], current[0][1] if current else None, _CONTEXTS[self.trump], tuple(suits),
+            self._suit_memo[seat],
+        )
 
     def view(self, seat: int | None) -> PlayerView:
         """What ``seat`` may see (``None``: an observer, public information only)."""
@@ -462,11 +569,15 @@ class Game:
         Raises :class:`IllegalAction` (state unchanged) when the action is not allowed now:
         wrong phase, not the seat's turn, or against the rules (the message says which rule).
         """
+        if type(action) is Play and self.phase is _PLAY_PHASE:  # the common case, first
+            seat = action.seat
+            if seat != (self.leader + len(self.current)) % self.ruleset.players or type(seat) is not int:
+                self._refuse_seat(seat)
+            events = self._play(action)
+            self.events.extend(events)
+            return events
         seat = getattr(action, "seat", None)
-        if self.phase is Phase.PLAY:
-            to_act = (self.leader + len(self.current)) % self.ruleset.players
-        else:
-            to_act = self.to_act
+        to_act = self.to_act
         if seat != to_act or type(seat) is not int:
             self._refuse_seat(seat)
         phase, handler = self._HANDLERS.get(type(action), (None, None))
@@ -516,16 +627,19 @@ class Game:
         ]
 
     def _bury(self, action: Bury) -> list[Event]:
-        try:
-            cards = parse_cards(action.cards)
-        except ValueError as exc:
-            raise IllegalAction(Refusal("bad_cards", str(exc))) from None
+        cards = action.cards
+        if not (isinstance(cards, tuple) and all(type(c) is Card for c in cards)):
+            try:
+                cards = parse_cards(cards)
+            except ValueError as exc:
+                raise IllegalAction(Refusal("bad_cards", str(exc))) from None
         k = self.ruleset.kitty_size
         if len(cards) != k:
             raise IllegalAction(Refusal("bury_count", f"bury exactly {k} cards, not {len(cards)}", count=k, given=len(cards)))
         hand = self._remove(self.hands[self.dealer], cards)
         self.hands[self.dealer] = hand
         self.buried = tuple(sorted(cards))
+        self._suit_ix = None  # split afresh from the hands when play starts
         self.phase = Phase.PLAY
         self.leader = self.dealer
         return [KittyBuried(self.dealer, self.buried, k)]
@@ -543,53 +657,90 @@ class Game:
 
     def _play(self, action: Play) -> list[Event]:
         cards = action.cards
-        if (type(cards[0]) is not Card if len(cards) == 1 else set(map(type, cards)) - _CARD_TYPE):
-            try:
-                cards = parse_cards(cards)
-            except ValueError as exc:
-                raise IllegalAction(Refusal("bad_cards", str(exc))) from None
-        seat, ctx, n = action.seat, self.ctx, self.ruleset.players
+        for c in cards:
+            if type(c) is not Card:  # card text or ids: parse them all
+                try:
+                    cards = parse_cards(cards)
+                except ValueError as exc:
+                    raise IllegalAction(Refusal("bad_cards", str(exc))) from None
+                break
+        seat, ctx, n = action.seat, _CONTEXTS[self.trump], self.ruleset.players
         hand = self.hands[seat]
+        suits = self._suit_ix[seat] if self._suit_ix is not None else self._suits_of(seat)
+        suitx = ctx.SUITX
         events: list[Event] = []
-        if not self.current:  # leading (RULES.md §7)
+        current = self.current
+        if not current:  # leading (RULES.md §7)
             if not cards:
                 raise IllegalAction(Refusal("empty_lead", "choose at least one card to lead"))
             left = self._remove(hand, cards)
             if len(cards) > 1:
-                if suit_of_play(cards, ctx) is None:
-                    raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
-                if classify(cards, ctx).kind == THROW:
-                    others = [self.hands[(seat + i) % n] for i in range(1, n)]
-                    check = check_lead(cards, others, ctx)
-                    if not check.valid:
-                        blocker = (seat + 1 + check.blocker) % n if check.blocker is not None else None
-                        events.append(ThrowFailed(seat, tuple(cards), check.forced, blocker))
-                        self.failed_throws.append(seat)
-                        cards = check.forced
-                        left = self._remove(hand, cards)
-        else:  # following (RULES.md §8); follow_error checks that the cards are held
-            reason = follow_error(self.current[0][1], hand, cards, ctx)
-            if reason:
-                raise IllegalAction(reason)
+                sx = suitx[cards[0]]
+                counts: dict[Card, int] = {}
+                for c in cards:
+                    if suitx[c] != sx:
+                        raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
+                    counts[c] = counts.get(c, 0) + 1
+                # a throw is judged against the others' cards of its suit
+                ix = self._suit_ix
+                others = [ix[(seat + i) % n][sx] for i in range(1, n)]
+                forced, blocker = _throw_verdict(cards, counts, others, ctx)
+                if forced is not None:
+                    forced_cards = tuple(forced.cards)
+                    events.append(_throw_failed(seat, tuple(cards), forced_cards, (seat + 1 + blocker) % n))
+                    self.failed_throws.append(seat)
+                    cards = forced_cards
+                    left = self._remove(hand, cards)
+        else:  # following (RULES.md §8)
+            lead = current[0][1]
+            if len(lead) == 1 and len(cards) == 1:  # a single led, a single played
+                card = cards[0]
+                if card not in hand:
+                    raise IllegalAction(Refusal("not_held", f"you do not hold {card}", card=str(card)))
+                s = suitx[lead[0]]
+                if suitx[card] != s and suits[s]:  # a card of the led suit is held
+                    raise IllegalAction(_must_follow(EFFECTIVE_SUITS[s]))
+            else:  # follow_error checks that the cards are held
+                reason = follow_error(lead, hand, cards, ctx)
+                if reason:
+                    raise IllegalAction(reason)
             left = hand
             for c in cards:
                 left.remove(c)
+        for c in cards:  # keep the suit split in step with the hand
+            sx = suitx[c]
+            part = list(suits[sx])
+            part.remove(c)
+            suits[sx] = tuple(part)
         cards = tuple(sorted(cards)) if len(cards) > 1 else tuple(cards)
         self.hands[seat] = left
-        current = self.current
         current.append((seat, cards))
-        events.append(CardsPlayed(seat, cards, self.trick_no, len(current) == 1))
+        events.append(_cards_played(seat, cards, self.trick_no, len(current) == 1))
         if len(current) == n:
             events.extend(self._finish_trick())
         return events
 
     def _finish_trick(self) -> list[Event]:
-        ctx, dealer = self.ctx, self.dealer
+        ctx, dealer = _CONTEXTS[self.trump], self.dealer
+        suitx = ctx.SUITX
         plays = tuple(self.current)
-        w = trick_winner([p for _, p in plays], ctx)
+        if len(plays[0][1]) == 1:  # singles: the highest of the led suit, or the highest trump (§9)
+            cards = [p[0] for _, p in plays]
+            vals = ctx.VAL
+            w, bs, bv = 0, suitx[cards[0]], vals[cards[0]]
+            for i in range(1, len(cards)):
+                c = cards[i]
+                s = suitx[c]
+                if s == bs:
+                    if vals[c] > bv:
+                        w, bv = i, vals[c]
+                elif s == TRUMP_INDEX:  # a ruff (the winner is not a trump here)
+                    w, bs, bv = i, s, vals[c]
+        else:
+            w = trick_winner([p for _, p in plays], ctx)
+            cards = [c for _, p in plays for c in p]
         winner = plays[w][0]
-        cards = [c for _, p in plays for c in p]
-        points = card_points(cards)
+        points = sum(map(POINTS.__getitem__, cards))
         captures = ()
         if RED_FIVE in cards:  # red fives captured across sides (RULES.md §10)
             captures = tuple(
@@ -598,12 +749,11 @@ class Game:
                 for c in p
                 if c == RED_FIVE and (s == dealer) != (winner == dealer)
             )
-        lead_trump = ctx.is_trump(plays[0][1][0])
-        ruff = not lead_trump and ctx.is_trump(plays[w][1][0])
+        ruff = suitx[plays[0][1][0]] != TRUMP_INDEX and suitx[plays[w][1][0]] == TRUMP_INDEX
         self.points_won[winner] += points
         self.red_fives.extend(captures)
-        self.tricks.append(FinishedTrick(self.trick_no, self.leader, plays, winner, points))
-        events: list[Event] = [TrickWon(winner, points, self.trick_no, plays, ruff, captures)]
+        self.tricks.append(_finished_trick(self.trick_no, self.leader, plays, winner, points))
+        events: list[Event] = [_trick_won(winner, points, self.trick_no, plays, ruff, captures)]
         self.current = []
         self.leader = winner
         self.trick_no += 1

@@ -9,20 +9,23 @@ lexicographically. A follow is legal when its cards in the led suit give exactly
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
+from math import prod
 from typing import Iterator, Sequence
 
 from engine.cards import ALL_CARDS, SUIT_SYMBOLS, SUITS, Card
 from engine.order import EFFECTIVE_SUITS, TRUMP_INDEX, TrumpContext
 from engine.refusals import Refusal
 from engine.patterns import (
-    INVALID, PAIR, SINGLE, THROW, TRACTOR, TRIPLE, Component, Pattern, classify, counts_of, runs,
-    suit_of_play,
+    _UNITS, INVALID, PAIR, SINGLE, THROW, TRACTOR, TRIPLE, Component, Pattern, classify, counts_of,
+    runs, suit_of_play,
 )
 
 Counts = dict[int, int]
+_new_object = object.__new__
 
 
 # --------------------------------------------------------------------------------------
@@ -42,16 +45,16 @@ def _minus(counts: Counts, cards: Sequence[int], group: int) -> Counts:
 def _units(counts: Counts, group: int, length: int, ctx: TrumpContext) -> list[list[int]]:
     """Every unit of ``length`` consecutive groups of ``group`` identical cards in ``counts``
     (a pair may come out of a triple; any window of a longer tractor counts), highest top first."""
-    val = ctx.VAL
     if length == 1:
         cards = [c for c, n in counts.items() if n >= group]
-        cards.sort(key=lambda c: (-val[c], c))
+        cards.sort(key=ctx.STRONG_FIRST.__getitem__)
         return [[c] for c in cards]
     out = []
     for run in runs(counts, group, ctx):
         for i in range(len(run) - length + 1):
             out.append(run[i:i + length])
-    out.sort(key=lambda u: (-val[u[-1]], u[-1]))
+    strong_first = ctx.STRONG_FIRST
+    out.sort(key=lambda u: strong_first[u[-1]])
     return out
 
 
@@ -137,6 +140,65 @@ def check_lead(lead: Sequence[int], other_hands: Sequence[Sequence[int]], ctx: T
         False, tuple(forced.cards), tuple(failing), blocker,
         reason=f"the throw fails: another player can beat {_describe(forced.group, forced.length)} in it",
     )
+
+
+def _throw_verdict(lead: Sequence[int], counts: Counts, holdings: Sequence[Sequence[int]], ctx: TrumpContext) -> tuple[Component | None, int | None]:
+    """The forced component of a lead and its blocker, as :func:`check_lead` decides them
+    (RULES.md §7), without listing every failing component: ``(None, None)`` when the lead
+    stands (every single pattern does), else ``(forced component, index into holdings of the
+    first holding that beats it)``.
+
+    ``lead`` is of one effective suit and ``counts`` its multiset; ``holdings`` are the other
+    players' cards *of that suit* only (any order, any sequence type). Singles are judged
+    first: with at most three copies of a card (any real deal), the singles of the throw's
+    decomposition are exactly its one-copy cards (RULES.md §6); the lowest of them fails when
+    some holding has a higher card, and a failing single is forced before any pair, triple or
+    tractor. Only otherwise is the lead classified and its other components judged.
+    """
+    val = ctx.VAL
+    if len(lead) > 1 and max(counts.values()) <= 3:
+        low_key = None
+        for c, k in counts.items():
+            if k == 1:  # a single; key: strength, then ♠ ♥ ♣ ♦ order (jokers -1; _forced_order)
+                key = val[c] * 8 + _SUIT_ORDER[c]
+                if low_key is None or key < low_key:
+                    low, low_key = c, key
+        if low_key is not None:  # with a single, the lead is a throw: does its lowest fail?
+            v = val[low]
+            for i, h in enumerate(holdings):
+                if h and max(map(val.__getitem__, h)) > v:
+                    return _UNITS[1][low], i
+    tops = [max(map(val.__getitem__, h)) if h else -1 for h in holdings]
+    highest = max(tops, default=-1)
+    if highest < 0:  # every other player is void in the suit: nobody can spoil a throw
+        return None, None
+    pattern = classify(lead, ctx)
+    if pattern.kind != THROW:
+        return None, None
+    low, low_key = None, None
+    for comp in reversed(pattern.components):  # singles come last in the decomposition
+        if comp.group != 1:
+            break
+        top = comp.top
+        key = (val[top], _SUIT_ORDER[top])
+        if low_key is None or key < low_key:
+            low, low_key = comp, key
+    if low is not None and highest > low_key[0]:
+        v = low_key[0]
+        return low, next(i for i, t in enumerate(tops) if t > v)
+    holdings_counts = [counts_of(h) for h in holdings]
+    failing = [
+        comp for comp in pattern.components
+        if comp.group > 1 and any(_beatable(comp, h, ctx) for h in holdings_counts)
+    ]
+    if not failing:
+        return None, None
+    forced = min(failing, key=lambda comp: _forced_order(comp, ctx))
+    return forced, next(i for i, h in enumerate(holdings_counts) if _beatable(forced, h, ctx))
+
+
+_SUIT_ORDER: tuple[int, ...] = tuple(SUITS.index(c.suit) if c.suit else -1 for c in ALL_CARDS)
+"""Per card id: its printed suit's place in ♠ ♥ ♣ ♦ order, -1 for a joker (tie-break, RULES.md §7)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -476,6 +538,34 @@ def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
 # --------------------------------------------------------------------------------------
 # what a seat may play now
 # --------------------------------------------------------------------------------------
+def split_suits(hand: Sequence[int], ctx: TrumpContext) -> tuple[tuple[int, ...], ...]:
+    """``hand`` split by effective suit: five tuples, for suit indices 0..3 (♠ ♥ ♣ ♦, side
+    suits) and 4 (trump; RULES.md §5), each keeping the hand's order."""
+    out: tuple[list[int], ...] = ([], [], [], [], [])
+    add = [part.append for part in out]
+    sx = ctx.SUITX
+    for c in hand:
+        add[sx[c]](c)
+    return tuple(map(tuple, out))
+
+
+def _lead_facts(cards: tuple[int, ...]) -> tuple:
+    """What the lead sampler needs of one suit's ``cards``: ``(cards, number of non-empty
+    sub-multisets, distinct cards ascending by id as Cards, copies + 1 of each)``. The number
+    is the product of (copies + 1) over the distinct cards, minus one (the empty set)."""
+    distinct: list[Card] = []
+    copies: list[int] = []
+    last = None
+    for c in sorted(cards):
+        if c == last:
+            copies[-1] += 1
+        else:
+            distinct.append(ALL_CARDS[c])
+            copies.append(2)
+            last = c
+    return cards, prod(copies) - 1, distinct, copies
+
+
 class PlayOptions:
     """The plays open to one seat at this moment (RULES.md §7, §8).
 
@@ -487,13 +577,39 @@ class PlayOptions:
     ``sample(rng)`` one legal play (uniform over legal plays).
     """
 
-    __slots__ = ("hand", "lead", "ctx", "leading")
+    __slots__ = ("hand", "lead", "ctx", "leading", "_suits", "_memo")
 
     def __init__(self, hand: Sequence[int], lead: Sequence[int] | None, ctx: TrumpContext) -> None:
         self.hand = tuple(hand)
         self.lead = tuple(lead) if lead else None
         self.ctx = ctx
         self.leading = self.lead is None
+        self._suits: tuple[tuple[int, ...], ...] | None = None  # split_suits(hand), made when needed
+        # per effective suit, the _lead_facts of a suit's cards, valid while its first item *is*
+        # that suit's tuple (a Game shares one such list per seat across its PlayOptions)
+        self._memo: list[tuple | None] | None = None
+
+    @classmethod
+    def _prepared(cls, hand: Sequence[int], lead: tuple[Card, ...] | None, ctx: TrumpContext,
+                  suits: tuple[tuple[int, ...], ...], memo: list) -> "PlayOptions":
+        """``PlayOptions(hand, lead, ctx)`` whose :func:`split_suits` of ``hand`` (``suits``)
+        and sampler memo are already kept by the caller (:meth:`engine.state.Game.play_options`);
+        ``lead`` is a non-empty tuple or None."""
+        opts = _new_object(cls)
+        opts.hand = tuple(hand)
+        opts.lead = lead
+        opts.ctx = ctx
+        opts.leading = lead is None
+        opts._suits = suits
+        opts._memo = memo
+        return opts
+
+    def _by_suit(self) -> tuple[tuple[int, ...], ...]:
+        """The hand split by effective suit (:func:`split_suits`), computed once."""
+        suits = self._suits
+        if suits is None:
+            suits = self._suits = split_suits(self.hand, self.ctx)
+        return suits
 
     def __iter__(self) -> Iterator[tuple[Card, ...]]:
         if self.leading:
@@ -532,56 +648,120 @@ class PlayOptions:
         return lead_units(self.hand, self.ctx)
 
     def sample(self, rng: random.Random) -> tuple[Card, ...]:
-        """One legal play drawn uniformly at random with ``rng``."""
-        ctx = self.ctx
+        """One legal play drawn uniformly at random with ``rng``.
+
+        Leading: uniform over every non-empty set of cards of one effective suit (a suit is
+        drawn with weight its number of such sets, then each distinct card's copies uniformly
+        in 0..k, retrying the empty set). Following: uniform over :func:`legal_follows`
+        (counted and unranked, not listed, where the obligation leaves a free choice)."""
+        suits = self._suits
+        if suits is None:
+            suits = self._by_suit()
         if self.leading:
-            by_suit: dict[int, Counts] = {}
-            for c in self.hand:
-                d = by_suit.setdefault(ctx.SUITX[c], {})
-                d[c] = d.get(c, 0) + 1
-            suits = sorted(by_suit)
-            weights = []
-            for sx in suits:
-                w = 1
-                for k in by_suit[sx].values():
-                    w *= k + 1
-                weights.append(w - 1)
-            sx = rng.choices(suits, weights)[0]
-            items = sorted(by_suit[sx].items())
+            memo = self._memo
+            if memo is None:
+                memo = self._memo = [None] * 5
+            # rng.choices(suits held, their weights), drawn the same way: one random() and a
+            # bisect of the cumulative weights (empty suits add nothing and are never drawn)
+            cum: list[int] = []
+            found: list[tuple | None] = [None] * 5  # this hand's facts (the memo may move on)
+            total, last = 0, 0
+            for sx in range(5):
+                cards = suits[sx]
+                if cards:
+                    facts = memo[sx]
+                    if facts is None or facts[0] is not cards:
+                        facts = memo[sx] = _lead_facts(cards)
+                    found[sx] = facts
+                    total += facts[1]
+                    last = sx
+                cum.append(total)
+            if not total:
+                raise IndexError("there is nothing to lead: the hand is empty")
+            _, _, distinct, copies = found[bisect_right(cum, rng.random() * (total + 0.0), 0, last)]
             rand = rng.random
-            while True:  # each card's copies uniform in 0..k; retry the empty set
-                play = [ALL_CARDS[c] for c, k in items for _ in range(int(rand() * (k + 1)))]
+            while True:  # each card's copies uniform in 0..k (k + 1 choices); retry the empty set
+                play: list[Card] = []
+                for c, k in zip(distinct, copies):
+                    j = int(rand() * k)
+                    if j:
+                        play.append(c)
+                        if j > 1:
+                            play.extend([c] * (j - 1))
                 if play:
                     return tuple(play)
         lead = self.lead
         n = len(lead)
-        suitx = ctx.SUITX
-        lsx = suitx[lead[0]]
-        in_suit = [c for c in self.hand if suitx[c] == lsx]
+        ctx = self.ctx
+        lsx = ctx.SUITX[lead[0]]
+        in_suit = suits[lsx]
         if n == 1:
             pool = list(dict.fromkeys(in_suit or self.hand))  # distinct cards, in hand order
             return (ALL_CARDS[pool[int(rng.random() * len(pool))]],)
-        if len(in_suit) <= n:
-            others = counts_of(c for c in self.hand if ctx.SUITX[c] != lsx)
+        if len(in_suit) <= n:  # all of the suit, the rest uniform from the other cards
+            others = counts_of(c for sx, cards in enumerate(suits) if sx != lsx for c in cards)
             extra = _sample_multiset(others, n - len(in_suit), rng)
-            return tuple(ALL_CARDS[c] for c in sorted(in_suit + extra))
+            return tuple(ALL_CARDS[c] for c in sorted(in_suit + tuple(extra)))
+        pattern = classify(lead, ctx)
+        counts = counts_of(in_suit)
+        if pattern.kind != INVALID and obligation(counts, pattern.shapes, ctx) == obligation({}, pattern.shapes, ctx):
+            # the holding owes no more structure than no cards would (RULES.md §8): any n cards
+            # of the suit are legal, and legal_follows lists them in _multiset_combos order
+            items = sorted(counts.items())
+            ways = _multiset_ways(items, n)
+            return tuple(ALL_CARDS[c] for c in _unrank_multiset(items, n, rng.randrange(ways[0][n]), ways))
         return rng.choice(list(legal_follows(lead, self.hand, ctx)))
+
+
+def _multiset_ways(items: Sequence[tuple[int, int]], m: int) -> list[list[int]]:
+    """``ways[i][r]``: how many sub-multisets of size ``r`` the ``(card, copies)`` ``items[i:]``
+    have, for ``r`` in 0..``m``."""
+    k = len(items)
+    ways: list[list[int]] = [[]] * k + [[1] + [0] * m]
+    nxt = ways[k]
+    for i in range(k - 1, -1, -1):
+        n = items[i][1]
+        row = []
+        window = 0  # sum of nxt[r - j] for j in 0..min(n, r): a sliding window over nxt
+        for r in range(m + 1):
+            window += nxt[r]
+            if r > n:
+                window -= nxt[r - n - 1]
+            row.append(window)
+        ways[i] = nxt = row
+    return ways
+
+
+def _unrank_multiset(items: Sequence[tuple[int, int]], m: int, index: int, ways: list[list[int]]) -> list[int]:
+    """The ``index``-th sub-multiset of size ``m`` of ``items`` in :func:`_multiset_combos`
+    order (cards ascending, each card's copies from most to fewest), as a sorted card list."""
+    out: list[int] = []
+    r = m
+    for i, (c, n) in enumerate(items):
+        if r == 0:
+            break
+        for j in range(min(n, r), -1, -1):
+            w = ways[i + 1][r - j]
+            if index < w:
+                out.extend([c] * j)
+                r -= j
+                break
+            index -= w
+    return out
 
 
 def _sample_multiset(counts: Counts, m: int, rng: random.Random) -> list[int]:
     """A sub-multiset of size ``m`` of ``counts``, uniform over all such sub-multisets."""
     items = sorted(counts.items())
-    k = len(items)
-    ways = [[0] * (m + 1) for _ in range(k + 1)]
-    ways[k][0] = 1
-    for i in range(k - 1, -1, -1):
-        n = items[i][1]
-        row, nxt = ways[i], ways[i + 1]
-        for r in range(m + 1):
-            row[r] = sum(nxt[r - j] for j in range(min(n, r) + 1))
+    if m == 1:  # the same draws as below, where ways[i][1] = k - i and ways[i + 1][0] = 1
+        k = len(items)
+        for i in range(k):
+            if rng.randrange(k - i) == k - i - 1:  # past the k - i - 1 ways that skip item i
+                return [items[i][0]]
+    ways = _multiset_ways(items, m)
     out: list[int] = []
     r = m
-    for i in range(k):
+    for i in range(len(items)):
         if r == 0:
             break
         c, n = items[i]
