@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import statistics
 import sys
 import time
@@ -42,6 +43,8 @@ async def one_repeat(port: int, pid: int, tables: int, hands: int, think: float,
     """One repeat: ``tables`` tables of four bot clients each play ``hands`` hands against the host
     (process ``pid``) on 127.0.0.1:``port``. Returns ``(p50 ms, p99 ms, hands/s, host bytes per
     table above ``idle``, actions timed, errors, idle bytes)``."""
+    gc.collect()  # the bots are the load, not what is measured: keep their own
+    gc.freeze()  # collector pauses (earlier repeats' garbage) out of the figures
     clients = []
     for t in range(tables):
         for i in range(4):

@@ -15,14 +15,16 @@ from typing import Any
 
 def _serve(tables: int, port_q: Any, stop: Any) -> None:
     from .ai import AIProvider
-    from .server import Server, ServerConfig
+    from .server import Server, ServerConfig, settle_heap
     from .testing import fast_table
 
     async def main() -> None:
         cfg = ServerConfig(bind="127.0.0.1", port=0, rate=1e6, burst=1e6, max_connections=4096,
                            tables=[fast_table(f"t{i}", seed=i) for i in range(tables)])
         server = Server(cfg, AIProvider(use_plugins=False, user_plugins=False))
-        port_q.put(await server.start())
+        port = await server.start()
+        settle_heap()  # as a dedicated `hongwu host --headless` does
+        port_q.put(port)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, stop.wait)
         await server.close()

@@ -421,6 +421,9 @@ def run_host(ns: argparse.Namespace) -> int:
     print(join_hint(ns.bind, port), flush=True)
     try:
         if ns.headless:
+            from .server import settle_heap
+
+            settle_heap()  # a dedicated host: keep garbage-collector pauses short
             print(f"host key (host rights in hello): {host.server.host_key}", flush=True)
             address = join_address(ns.bind, port) or f"<this machine's address>:{port}"
             return _wait_headless(host, ns.hands, address=address)

@@ -10,8 +10,6 @@ can ask the engine (``view.play_options()``, ``view.legal_bids()``) exactly as a
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 from dataclasses import fields as dc_fields
 from typing import Any, Iterable, Mapping
 
@@ -157,13 +155,8 @@ def event_in(d: Mapping[str, Any]) -> Event:
 
 # ------------------------------------------------------------------------------ views
 def trick_out(t: FinishedTrick) -> list[Any]:
-    """A finished trick as the ``Trick`` tuple. Finished tricks are immutable values shared by
-    every view of a hand, so their encodings are memoised. Do not mutate the returned list."""
-    return _trick_wire(t)
-
-
-@lru_cache(maxsize=20_000)
-def _trick_wire(t: FinishedTrick) -> list[Any]:
+    """A finished trick as the ``Trick`` tuple. (Not memoised: with protocol 2 full views are
+    rare, and a cache keyed by tricks kept every table's old hands alive.)"""
     return [t.trick_no, t.leader, _plays_out(t.plays), t.winner, t.points]
 
 

