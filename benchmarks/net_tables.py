@@ -10,6 +10,11 @@ then the median over repeats.
     python benchmarks/net_tables.py [--tables 50] [--hands 1] [--repeats 3] [--think 0.0]
                                     [--protocol 2] [--baseline]
 
+The bots speak protocol 2 (PROTOCOL.md). They are the load, not what is measured: their
+process runs with its garbage collector paused during a repeat (a full collection over 200
+clients' views would stall every bot at once and show up as host latency); the host process
+runs as a dedicated ``hongwu host --headless`` does (``net.server.settle_heap``).
+
 ``--think S`` makes every bot wait S seconds before each action (a calmer, more human load).
 ``--protocol 1`` makes the bots speak protocol version 1 (a full view after every change);
 ``--baseline`` also runs that version-1 load in the same process and prints the ratios.
@@ -43,8 +48,10 @@ async def one_repeat(port: int, pid: int, tables: int, hands: int, think: float,
     """One repeat: ``tables`` tables of four bot clients each play ``hands`` hands against the host
     (process ``pid``) on 127.0.0.1:``port``. Returns ``(p50 ms, p99 ms, hands/s, host bytes per
     table above ``idle``, actions timed, errors, idle bytes)``."""
-    gc.collect()  # the bots are the load, not what is measured: keep their own
-    gc.freeze()  # collector pauses (earlier repeats' garbage) out of the figures
+    # The bots are the load, not what is measured: their own garbage-collector pauses (a full
+    # collection over 200 clients' views stalls every bot at once) stay out of the figures.
+    gc.collect()
+    gc.disable()
     clients = []
     for t in range(tables):
         for i in range(4):
@@ -64,6 +71,7 @@ async def one_repeat(port: int, pid: int, tables: int, hands: int, think: float,
     await asyncio.wait_for(asyncio.gather(*(b.run(900) for b in bots)), 1200)
     elapsed = time.perf_counter() - start
     sampler.cancel()
+    gc.enable()
     lat = [x for b in bots for x in b.latencies]
     errors = sum(len(b.errors) for b in bots)
     await asyncio.gather(*(c.bye(2.0) for c in clients))

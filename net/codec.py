@@ -160,8 +160,12 @@ def trick_out(t: FinishedTrick) -> list[Any]:
     return [t.trick_no, t.leader, _plays_out(t.plays), t.winner, t.points]
 
 
-def view_out(v: PlayerView) -> dict[str, Any]:
-    """``PlayerView`` -> ``View`` map (only what that view already holds)."""
+def view_out(v: PlayerView, tricks: list[list[Any]] | None = None) -> dict[str, Any]:
+    """``PlayerView`` -> ``View`` map (only what that view already holds).
+
+    ``tricks``: the wire form of ``v.tricks`` when the caller already has it (the host keeps
+    its hand's finished tricks encoded, :meth:`net.server.Room.tricks_wire`); it must be
+    exactly ``[trick_out(t) for t in v.tricks]``."""
     return {
         "seat": v.seat,
         "phase": v.phase.value,
@@ -182,7 +186,7 @@ def view_out(v: PlayerView) -> dict[str, Any]:
         "trick_no": v.trick_no,
         "trick_leader": v.trick_leader,
         "current_trick": _plays_out(v.current_trick),
-        "tricks": [trick_out(t) for t in v.tricks],
+        "tricks": [trick_out(t) for t in v.tricks] if tricks is None else tricks,
         "points_won": list(v.points_won),
         "red_fives": _pairs_out(v.red_fives),
         "failed_throws": list(v.failed_throws),

@@ -209,6 +209,7 @@ class Room:
         self._ai_task: asyncio.Task[None] | None = None
         self._start_handle: asyncio.Handle | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._tricks_wire: tuple[Game | None, list[list[Any]]] = (None, [])
         self.closed = False
         for seat, ai in config.ai_seats.items():
             self._seat_ai(seat, ai)
@@ -254,12 +255,25 @@ class Room:
         return {"hand_no": self.hand_no, "phase": g.phase.value, "seat": seat,
                 "timeout": left, "auto": bool(auto)}
 
+    def tricks_wire(self) -> list[list[Any]]:
+        """The current hand's finished tricks in wire form (``Trick`` tuples), encoded once
+        each and kept until the next hand: every full view and snapshot shares them."""
+        g = self.game
+        assert g is not None
+        memo = self._tricks_wire
+        if memo[0] is not g:
+            memo = self._tricks_wire = (g, [])
+        done = memo[1]
+        for t in g.tricks[len(done):]:
+            done.append(codec.trick_out(t))
+        return done
+
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """The ``Snapshot`` map for ``seat`` (None: observer)."""
         g = self.game
         return {
             "table": self.table_wire(),
-            "view": None if g is None else codec.view_out(g.view(seat)),
+            "view": None if g is None else codec.view_out(g.view(seat), self.tricks_wire()),
             "turn": self.turn_wire(),
             "events": 0 if g is None else len(g.events),
         }
@@ -717,7 +731,7 @@ class Room:
                 if full:
                     parts.append(framing.encode(protocol.notification("view", {
                         "hand_no": hand_no, "events": len(g.events),
-                        "view": codec.view_out(g.view(seat))}), max_frame))
+                        "view": codec.view_out(g.view(seat), self.tricks_wire())}), max_frame))
                 data = batches[(seat, full)] = b"".join(parts)
             s.send_bytes(data)
 
