@@ -20,8 +20,7 @@ from engine.cards import ALL_CARDS, SUIT_SYMBOLS, SUITS, Card
 from engine.order import EFFECTIVE_SUITS, TRUMP_INDEX, TrumpContext
 from engine.refusals import Refusal
 from engine.patterns import (
-    _UNITS, INVALID, PAIR, SINGLE, THROW, TRACTOR, TRIPLE, Component, Pattern, classify, counts_of,
-    runs, suit_of_play,
+    _UNITS, INVALID, THROW, Component, Pattern, classify, counts_of, runs, suit_of_play,
 )
 
 Counts = dict[int, int]

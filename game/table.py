@@ -295,7 +295,7 @@ class LocalTable:
                 player = self.players[seat]
                 try:
                     action = fut.result()
-                except Exception as exc:  # a fallback player raising: still never stall
+                except Exception:  # a fallback player raising: still never stall
                     log.exception("AI seat %d failed", seat)
                     action = FirstLegalPlayer(seat).act(view)
                 if self.game.to_act != seat:  # state moved on (should not happen)

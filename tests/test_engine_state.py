@@ -3,7 +3,6 @@ import random
 
 import pytest
 
-from engine.cards import RED_FIVE
 from engine.events import CardsDealt, KittyTaken, ThrowFailed
 from engine.ruleset import hongwu
 from engine.state import Bid, Bury, ChooseTrump, Game, IllegalAction, Phase, Play, match_seed

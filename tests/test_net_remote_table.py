@@ -137,8 +137,8 @@ def test_remote_table_reconnects_with_its_token(host):
                 if s.seat == 0:
                     s.writer.transport.abort()
         host.call(drop)
-        events = drive(table, lambda t, ev: any(isinstance(e, Resynced) for e in ev),
-                       strict=False)
+        drive(table, lambda t, ev: any(isinstance(e, Resynced) for e in ev),
+              strict=False)
         assert table.connected and table.seat == 0
         notes = " ".join(table.notices())
         assert "reconnected" in notes

@@ -10,7 +10,7 @@ from net import codec
 from net.ai import FirstLegal
 from net.bot import Bot
 from net.client import RemoteError
-from net.protocol import ErrorCode, check_type
+from net.protocol import check_type
 from net.server import Timers
 from net.testing import close_all, connect, fast_table, running_server, seat_four
 

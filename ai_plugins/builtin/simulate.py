@@ -17,7 +17,7 @@ from typing import Any, Sequence
 from engine.cards import Card, make_deck
 from engine.order import TRUMP_INDEX, TrumpContext
 from engine.scoring import band_multiplier
-from engine.state import Bid, Bury, ChooseTrump, Game, Phase, Play
+from engine.state import Bury, ChooseTrump, Game, Phase, Play
 from engine.tricks import PlayOptions, trick_winner
 
 from .knowledge import RED_FIVE_ID, Knowledge, same_side
