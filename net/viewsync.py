@@ -70,12 +70,14 @@ class ViewTracker:
         """Install the full wire ``View`` of ``hand_no`` reflecting ``events`` events (from a
         ``view`` notification or a ``Snapshot``), then fold the events held while waiting for
         it that come after it. Returns False (and changes nothing) when the tracker already
-        holds a later or equal state that is not stale (a snapshot answered before events
-        that were handled first). Raises KeyError/ValueError/TypeError for a malformed view.
+        holds a later or equal state that is not stale, or has seen a newer hand begin (a
+        snapshot answered before events that were handled first). Raises KeyError/ValueError/TypeError for a malformed view.
         After a reconnect, start a new tracker: the host's numbering is then the only truth."""
         if self.view is not None and not self.stale and (hand_no, events) <= (
                 self.hand_no, self.events):
             return False
+        if self.waiting == "hand" and (hand_no, events) < (self.hand_no, self.events):
+            return False  # an older snapshot: the new hand's own view is on its way
         self.view = codec.view_in(wire_view)
         self.hand_no, self.events, self.waiting = hand_no, events, None
         held, self._held = self._held, []

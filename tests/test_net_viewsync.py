@@ -89,3 +89,17 @@ def test_older_full_views_do_not_overwrite_newer_folded_state():
         t.on_event(1, start + i, wire_event(ev, 0))
     assert not t.on_view(1, old[1], old[0])
     assert t.view == codec.view_in(codec.view_out(g.view(0)))
+
+
+def test_an_older_snapshot_does_not_replace_a_new_hand_in_progress():
+    t = ViewTracker()
+    g = deal(11, 0, t)
+    old = codec.view_out(g.view(0)), len(g.events)
+    g2 = Game.new(hongwu(2), seed=12, hand_no=2)
+    for n, ev in enumerate(g2.events[:3]):  # the next hand's deal, its view still to come
+        assert t.on_event(2, n, wire_event(ev, 0)) is Fold.AWAIT_VIEW
+    assert not t.on_view(1, old[1], old[0])  # the earlier hand's snapshot, answered late
+    for n, ev in enumerate(g2.events[3:], start=3):
+        t.on_event(2, n, wire_event(ev, 0))
+    assert t.on_view(2, len(g2.events), codec.view_out(g2.view(0)))
+    assert t.view == codec.view_in(codec.view_out(g2.view(0)))
