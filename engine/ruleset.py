@@ -6,6 +6,7 @@ Finding Friends: five players, three decks) can be added beside this one (RULES.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -101,3 +102,68 @@ def hongwu(decks: int = 2, **options: Any) -> RuleSet:
             bands=(-80, -40, 0, 40, 80), total_points=300, options=opts,
         )
     raise ValueError(f"Hong Wu is played with 2 or 3 decks, not {decks!r}")
+
+
+#: what each :class:`RuleOptions` field accepts, in words (for messages and ``--help``)
+OPTION_VALUES: dict[str, str] = {
+    "kitty_to_dealer_always": "true or false (also yes/no, on/off, 1/0)",
+    "base_score": "a whole number, at least 1",
+    "failed_throw_penalty": "a whole number of card points, at least 0",
+}
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+_DECIMAL = re.compile(r"[+-]?[0-9]+")
+
+
+def option_names() -> list[str]:
+    """The house-rule option names (the :class:`RuleOptions` fields), in declaration order."""
+    return [f.name for f in fields(RuleOptions)]
+
+
+def parse_rule(text: str) -> tuple[str, Any]:
+    """Parse one house rule written ``"NAME=VALUE"`` into ``(name, typed value)``.
+
+    ``NAME`` is a :class:`RuleOptions` field (RULES.md "Options"); the value is typed by that
+    field: bools accept ``true/false``, ``yes/no``, ``on/off``, ``1/0`` (any case), ints a
+    decimal number (an optional sign).  Spaces around the name and the value are ignored.
+    The value is then checked exactly as :class:`RuleOptions` checks it (``base_score`` ≥ 1,
+    ``failed_throw_penalty`` ≥ 0).
+
+    >>> parse_rule("base_score=3")
+    ('base_score', 3)
+    >>> parse_rule("kitty_to_dealer_always=yes")
+    ('kitty_to_dealer_always', True)
+
+    Raises ValueError with a message for people: no ``=`` or an empty name (the expected
+    form), an unknown name (listing the valid names), or a value that cannot be read or is out
+    of range (stating the values allowed).
+    """
+    names = option_names()
+    listing = ", ".join(names)
+    name, sep, raw = str(text).partition("=")
+    name, raw = name.strip(), raw.strip()
+    if not sep or not name:
+        raise ValueError(f"a house rule is written NAME=VALUE, not {text!r} (names: {listing})")
+    if name not in names:
+        raise ValueError(f"unknown rule option {name!r}; valid options: {listing}")
+    kind = next(f.type for f in fields(RuleOptions) if f.name == name)
+    allowed = OPTION_VALUES.get(name, "a valid value")
+    value: Any
+    if kind in ("bool", bool):
+        low = raw.lower()
+        if low in _TRUE:
+            value = True
+        elif low in _FALSE:
+            value = False
+        else:
+            raise ValueError(f"rule option {name} takes {allowed}, not {raw!r}")
+    else:
+        if not _DECIMAL.fullmatch(raw):
+            raise ValueError(f"rule option {name} takes {allowed}, not {raw!r}")
+        value = int(raw, 10)
+    try:
+        RuleOptions(**{name: value})
+    except (TypeError, ValueError):
+        raise ValueError(f"rule option {name} takes {allowed}, not {raw!r}") from None
+    return name, value

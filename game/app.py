@@ -43,7 +43,9 @@ class Options:
     ``menu``: open the main menu instead of the table (the command line decides, see
     :func:`options_from_args`; programs get the table at once); ``renderer``: ``auto``,
     ``gpu`` or ``software`` (see :mod:`game.render_backend`); ``animations``: ``off``,
-    ``normal`` or ``fast`` table animations (None = saved setting).
+    ``normal`` or ``fast`` table animations (None = saved setting); ``rules``: house-rule
+    options ``{RuleOptions name: value}`` from ``--rule`` (RULES.md "Options"): they override
+    the saved house rules, name by name, for this run only and are never saved.
     """
 
     seats: list[str] = field(default_factory=lambda: ["human", "basic", "basic", "basic"])
@@ -67,6 +69,7 @@ class Options:
     menu: bool = False
     renderer: str = "auto"
     animations: str | None = None
+    rules: dict[str, Any] = field(default_factory=dict)
 
 
 def result_line(hand_no: int, settlement: Any) -> str:
@@ -193,7 +196,7 @@ class App:
             table = LocalTable(options.seats, decks=options.decks, seed=options.seed, speed=self.speed,
                                plugin_dirs=options.plugin_dirs, ai_specs=options.ai_specs,
                                user_plugins=options.user_plugins, budget_s=options.budget_s,
-                               clock=self.game_clock)
+                               ruleset_options=self.house_rules(), clock=self.game_clock)
         self.table = table
         extra: dict[str, Any] = {}
         if "on_escape" in inspect.signature(TableScene).parameters:
@@ -591,29 +594,50 @@ class App:
 
         return presets.available_ais(self.ai_manager())
 
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules in effect for a new game here: the saved ones
+        (``settings.house_rules``) with the command line's ``--rule`` values
+        (``options.rules``) on top, as ``{RuleOptions name: value}`` (RULES.md "Options");
+        names not given keep the engine's defaults."""
+        return {**self.settings.house_rules, **self.options.rules}
+
     def start_game(self, seats: list[str], *, decks: int = 2, difficulty: str | None = None,
-                   seed: int | None = None) -> None:
+                   seed: int | None = None, rules: dict[str, Any] | None = None) -> None:
         """Close any open game and deal a new one at a local table.
 
         ``seats``: four kinds (seat 0 ``"human"``); ``difficulty``: a :mod:`game.presets` key
-        giving the AIs' budget and options.  The choices are saved in the settings.
+        giving the AIs' budget and options; ``rules``: house-rule options
+        ``{RuleOptions name: value}`` (None: :meth:`house_rules`; RULES.md "Options").  The
+        choices are saved in the settings, except a house rule that still has the value
+        ``--rule`` gave it on the command line (that one keeps its saved value).  Raises
+        ValueError/TypeError for an invalid house rule (before the open game is closed).
         """
+        from engine.ruleset import RuleOptions
         from game import presets
         from game.table import LocalTable
 
+        rules = self.house_rules() if rules is None else dict(rules)
+        RuleOptions.from_mapping(rules)  # refuse bad options before closing anything
         self.close_session()
         difficulty = difficulty or self.settings.difficulty
         seed = self.options.seed if seed is None else seed
         players = presets.make_players(presets.plan(difficulty, seats), seed=seed, manager=self.ai_manager())
         table = LocalTable(seats, decks=decks, seed=seed, speed=self.speed, players=players,
-                           clock=self.game_clock)
+                           ruleset_options=rules, clock=self.game_clock)
         self.hands_done = 0
         self.results = []
         self.screens = []
         self.game_clock.resume()
         self._open_table(table)
-        self._save(seats=list(seats), decks=decks, difficulty=difficulty)
-        log.info("new game: seats=%s decks=%s difficulty=%s", seats, decks, difficulty)
+        saved = dict(rules)
+        for name, value in self.options.rules.items():  # --rule values last for this run only
+            if saved.get(name) == value:
+                if name in self.settings.house_rules:
+                    saved[name] = self.settings.house_rules[name]
+                else:
+                    saved.pop(name, None)
+        self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved)
+        log.info("new game: seats=%s decks=%s difficulty=%s rules=%s", seats, decks, difficulty, rules)
 
     def start_remote(self, table: Any, lan: Any = None) -> None:
         """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host)."""
@@ -739,6 +763,13 @@ def _seats(text: str) -> list[str]:
     return seats
 
 
+#: ``--help`` text of ``hongwu play --rule``
+RULE_HELP = ("a house rule NAME=VALUE (repeatable; RULES.md \"Options\"): "
+             "kitty_to_dealer_always=true|false (the kitty's points always count for the dealer; "
+             "default false), base_score=N (N >= 1, default 2), failed_throw_penalty=N "
+             "(card points conceded per failed throw, N >= 0, default 0)")
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(x) for x in text.lower().split("x"))
@@ -749,6 +780,8 @@ def _size(text: str) -> tuple[int, int]:
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``play`` on ``subparsers`` (an argparse sub-parsers action)."""
+    from net.cli import rule_arg  # one parser of --rule for play and host
+
     p = subparsers.add_parser("play", help="play at the table (the default command)",
                               description="Open Hong Wu: the main menu (new game, rules, settings), or "
                                           "straight to the table against AIs with --seats/--seed/--no-menu, "
@@ -782,6 +815,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="start at the main menu (new game, rules, settings); the default unless "
                         "--seats, --hands or --seed is given, which open the table at once. "
                         "--no-menu opens the table with the saved seats")
+    p.add_argument("--rule", action="append", type=rule_arg, default=[], metavar="NAME=VALUE",
+                   help=RULE_HELP + "; overrides the house rules saved from the new-game screen for "
+                        "this run, without saving")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
     return p
@@ -805,6 +841,7 @@ def options_from_args(ns: argparse.Namespace) -> Options:
         user_plugins=not ns.no_user_plugins, budget_s=ns.ai_budget, audio=not ns.mute, volume=ns.volume,
         save_settings=True, max_frames=ns.max_frames, menu=menu,
         renderer=getattr(ns, "renderer", "auto"), animations=getattr(ns, "animations", None),
+        rules=dict(getattr(ns, "rule", None) or []),
     )
 
 

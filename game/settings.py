@@ -1,4 +1,4 @@
-"""User settings of the client (language, speed, seats, sound), stored as JSON.
+"""User settings of the client (language, speed, seats, sound, house rules), stored as JSON.
 
 The file lives in ``platformdirs.user_config_dir("hongwu")``, or in the directory named by the
 ``HONGWU_CONFIG_DIR`` environment variable when it is set (tests point it at a temporary
@@ -47,7 +47,10 @@ class Settings:
     :data:`SPEEDS`; ``seats`` four seat kinds (``"human"`` or an AI name) for seats 0..3;
     ``volume`` 0.0..1.0; ``muted`` silences every sound; ``decks`` 2 or 3; ``difficulty`` one of
     :data:`DIFFICULTIES` (see :mod:`game.presets`); ``fullscreen`` opens the window full screen;
-    ``animations`` one of :data:`ANIMATIONS` (table animation speed).
+    ``animations`` one of :data:`ANIMATIONS` (table animation speed); ``house_rules`` the
+    house-rule options chosen on the new-game screen, ``{RuleOptions name: value}`` (only valid
+    entries are kept, see :func:`valid_house_rules`; RULES.md "Options"), used for local games
+    and for tables hosted from this client.
     """
 
     lang: str | None = None
@@ -59,6 +62,7 @@ class Settings:
     difficulty: str = "normal"
     fullscreen: bool = False
     animations: str = "normal"
+    house_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -84,11 +88,35 @@ class Settings:
             s.fullscreen = data["fullscreen"]
         if data.get("animations") in ANIMATIONS:
             s.animations = data["animations"]
+        s.house_rules = valid_house_rules(data.get("house_rules"))
         return s
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-serialisable form written to disk."""
         return dataclasses.asdict(self)
+
+
+def valid_house_rules(data: Any) -> dict[str, Any]:
+    """The valid entries of a saved ``house_rules`` object: ``{name: value}`` for each
+    :class:`engine.ruleset.RuleOptions` field whose value has the field's type (a bool for a
+    bool, an int but not a bool for an int) and passes its range check (RULES.md "Options").
+    Anything else (not a dict, unknown names, wrong types, out of range) is dropped, never
+    raised; ``{}`` when nothing is valid."""
+    if not isinstance(data, dict):
+        return {}
+    from engine.ruleset import RuleOptions, option_names
+
+    out: dict[str, Any] = {}
+    for name in option_names():
+        if name not in data:
+            continue
+        try:
+            RuleOptions(**{name: data[name]})
+        except (TypeError, ValueError):
+            log.info("ignoring saved house rule %s=%r", name, data[name])
+            continue
+        out[name] = data[name]
+    return out
 
 
 def load(path: Path | None = None) -> Settings:

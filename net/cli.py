@@ -76,6 +76,18 @@ def _name(text: str) -> str:
     return text
 
 
+def rule_arg(text: str) -> tuple[str, Any]:
+    """argparse type of ``--rule NAME=VALUE`` for ``hongwu host`` and ``hongwu play``:
+    :func:`engine.ruleset.parse_rule`, its ValueError turned into an argparse error (a usage
+    line with the reason, exit status 2)."""
+    from engine.ruleset import parse_rule
+
+    try:
+        return parse_rule(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _seconds(text: str) -> float:
     value = float(text)
     if value < 0:
@@ -302,6 +314,12 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "(0 = wait for ever; default 60)")
     p.add_argument("--hands", type=int, default=None, metavar="N",
                    help="stop after N hands (default: run until interrupted)")
+    p.add_argument("--rule", action="append", type=rule_arg, default=[], metavar="NAME=VALUE",
+                   help="a house rule for the table, NAME=VALUE (repeatable; RULES.md \"Options\"): "
+                        "kitty_to_dealer_always=true|false (default false), base_score=N (N >= 1, "
+                        "default 2), failed_throw_penalty=N (N >= 0, default 0). Joining players "
+                        "play by the same rules. Without --rule a windowed host uses the house "
+                        "rules saved from the new-game screen, a headless one the defaults")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--verbose", "-v", action="store_true", help="log connections and hands")
     _add_ai_options(p)
@@ -310,12 +328,28 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def host_rules(ns: argparse.Namespace) -> dict[str, Any]:
+    """The house rules ``{RuleOptions name: value}`` (RULES.md "Options") of a table hosted
+    with parsed ``host`` arguments: the ``--rule`` values when any is given; otherwise, for a
+    windowed host, those saved from the client's new-game screen (``game.settings``), and for
+    a ``--headless`` host none (the engine's defaults)."""
+    given = dict(getattr(ns, "rule", None) or [])
+    if given or getattr(ns, "headless", False):
+        return given
+    try:
+        from game import settings
+    except ImportError:  # pragma: no cover - a server-only installation
+        return {}
+    return dict(settings.load().house_rules)
+
+
 def host_config(ns: argparse.Namespace) -> Any:
-    """The :class:`~net.server.ServerConfig` for parsed ``host`` arguments."""
+    """The :class:`~net.server.ServerConfig` for parsed ``host`` arguments (the table's
+    ``options`` from :func:`host_rules`)."""
     from .server import ServerConfig, TableConfig, Timers
 
     table = TableConfig(
-        name=ns.name, decks=ns.decks, seed=ns.seed,
+        name=ns.name, decks=ns.decks, seed=ns.seed, options=host_rules(ns),
         timers=Timers(bid=ns.timer_bid, trump=ns.timer_trump, bury=ns.timer_bury,
                       play=ns.timer_play),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
@@ -419,6 +453,10 @@ def run_host(ns: argparse.Namespace) -> int:
     print(f"hosting '{ns.name}' on {ns.bind}:{port}{where}", flush=True)
     print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
     print(join_hint(ns.bind, port), flush=True)
+    rules = host.call(lambda: dict(host.server.rooms[0].config.options))
+    if rules:
+        print("house rules: " + ", ".join(f"{k}={str(v).lower()}" for k, v in rules.items()),
+              flush=True)
     try:
         if ns.headless:
             from .server import settle_heap

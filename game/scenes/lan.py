@@ -6,8 +6,9 @@ client's table protocol over TCP) and :func:`net.discovery.discover` (hosts anno
 themselves).  Nothing here knows the protocol.
 
 - **Host**: starts a server on :attr:`LanScreen.port` (the protocol's default port; any free
-  port if that one is taken) with your settings' decks, sits you at seat 0 with host rights
-  and shows the lobby: fill the other seats with AIs (``fill:<seat>``) or wait for players
+  port if that one is taken) with your settings' decks and house rules (``App.house_rules``),
+  sits you at seat 0 with host rights and shows the lobby (which names the table's house rules
+  that differ from the defaults): fill the other seats with AIs (``fill:<seat>``) or wait for players
   (``hongwu join`` or this menu on another machine), then ``ready``.
 - **Join**: lists the hosts found on the LAN (``found:<i>``) and takes an address typed in
   (``HOST[:PORT]``; ``connect``); then the same lobby (``ready``).
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game import fonts, presets
+from game import fonts, house_rules, presets
 from game.i18n import _
 from game.scenes.menu import Screen, draw_form_panel
 from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, draw_text
@@ -126,6 +127,7 @@ class LanScreen(Screen):
         o = self.app.options
         decks = self.app.settings.decks
         table_cfg = TableConfig(name=_("{name}'s table").format(name=self.name)[:24], decks=decks,
+                                options=self.app.house_rules(),  # saved (or --rule) house rules
                                 ai_budget_s=presets.preset(self.app.settings.difficulty).budget_s)
         provider = AIProvider(plugin_dirs=o.plugin_dirs, ai_specs=o.ai_specs, user_plugins=o.user_plugins)
         ports = [self.port] if self.port is not None else [DEFAULT_PORT, 0]
@@ -363,6 +365,10 @@ class LanScreen(Screen):
         y += m.font + m.gap
         if self.error:
             draw_text(surf, self.error, m.small, ERROR, (panel.centerx, y), anchor="midtop", max_width=w)
+        elif self.state == "lobby" and self.table is not None:
+            rules = house_rules.summary_line(self.table.table.get("options"))  # the table's, from the wire
+            if rules:
+                draw_text(surf, rules, m.small, MUTED, (panel.centerx, y), anchor="midtop", max_width=w)
         y += m.font + m.gap
         bh = m.button_h
         if self.state == "find":

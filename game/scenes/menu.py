@@ -373,7 +373,8 @@ class Choice:
 class FormScreen(Screen):
     """A titled form: rows of ``label: [choice] [choice] ...`` in a panel, and a footer row of
     buttons.  Subclasses give :meth:`title_text`, :meth:`rows` (``(label, [Choice, ...])``),
-    :meth:`footer` (``[(key, label, style), ...]``) and :meth:`note` (a line under the rows)."""
+    :meth:`footer` (``[(key, label, style), ...]``) and :meth:`note` (a line under the rows;
+    lines separated by ``"\\n"`` are drawn one under the other, and the rows make room)."""
 
     def title_text(self) -> str:
         """The heading."""
@@ -388,14 +389,15 @@ class FormScreen(Screen):
         return [("back", _("Back"), "flat")]
 
     def note(self) -> str:
-        """A muted line under the rows ("" for none)."""
+        """A muted line under the rows ("" for none; ``"\\n"`` separates lines)."""
         return ""
 
     def _geometry(self, n_rows: int) -> tuple[pygame.Rect, int, int]:
         """Panel rect, title height and row height; rows shrink to fit short windows."""
         m = self.metrics
         title_h = round(m.title * 0.7) + m.gap * 3
-        note_h = m.small + m.gap * 2
+        note_lines = max(1, len(self.note().split("\n")))
+        note_h = note_lines * (m.small + m.gap // 2) + m.gap * 2 - m.gap // 2
         avail = m.h - 2 * m.margin - title_h - note_h - m.margin * 3
         row_h = m.button_h
         # n rows + the footer row, each followed by a gap
@@ -433,10 +435,12 @@ class FormScreen(Screen):
                 x += w + gap
             y += row_h + m.gap
         self._note_y = y
+        note_lines = max(1, len(self.note().split("\n")))
         foot = self.footer()
         if foot:
             bw = min(round(260 * max(m.unit, 0.7)), (panel.w - m.margin * 4) // len(foot) - m.gap)
-            fy = min(panel.bottom - m.margin - row_h, y + m.small + m.gap * 2)
+            fy = min(panel.bottom - m.margin - row_h,
+                     y + note_lines * (m.small + m.gap // 2) - m.gap // 2 + m.gap * 2)
             total = len(foot) * bw + (len(foot) - 1) * m.gap * 2
             x = panel.centerx - total // 2
             for key, label, style in foot:
@@ -455,7 +459,9 @@ class FormScreen(Screen):
                   anchor="midtop", bold=True, max_width=panel.w - 2 * m.margin)
         for label, r in self._labels:
             draw_text(surf, label, m.font, TEXT, (r.x, r.centery), anchor="midleft", bold=True, max_width=r.w)
-        note = self.note()
-        if note:
-            draw_text(surf, note, m.small, MUTED, (panel.centerx, self._note_y + m.gap // 2), anchor="midtop",
-                      max_width=panel.w - 4 * m.margin)
+        y = self._note_y + m.gap // 2
+        for line in self.note().split("\n"):
+            if line:
+                draw_text(surf, line, m.small, MUTED, (panel.centerx, y), anchor="midtop",
+                          max_width=panel.w - 4 * m.margin)
+            y += m.small + m.gap // 2

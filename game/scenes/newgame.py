@@ -1,19 +1,26 @@
-"""The new-game screen: decks, difficulty, an AI for each of seats 1–3, speed, language, Start.
+"""The new-game screen: decks, difficulty, an AI for each of seats 1–3, house rules, speed,
+language, Start.
 
 Seat 0 is always you (human).  A difficulty preset (:mod:`game.presets`) sets the three AI
 seats at once and gives every AI its thinking budget; each seat can then be switched to any AI
 that discovery found (built-ins, installed entry points, drop-in files) with its ◀ ▶ buttons.
-Everything chosen here is saved in the settings file when the game starts.
+The house rules (RULES.md "Options") are three buttons that each cycle through
+:data:`game.house_rules.CHOICES`: whether the kitty always counts for the dealer, the base
+score (1–5) and the failed-throw penalty (0–40 card points); the note line names those that
+differ from the defaults.  They start from :meth:`game.app.App.house_rules` (saved, with any
+``--rule`` of this run on top).  Everything chosen here is saved in the settings file when the
+game starts (see :meth:`game.app.App.start_game` for ``--rule`` values).
 
 Button keys: ``decks:2`` ``decks:3``, ``diff:easy`` ``diff:normal`` ``diff:hard``,
-``seat1:prev`` ``seat1:name`` ``seat1:next`` (and seats 2, 3), ``speed:<speed>``,
-``lang:zh`` ``lang:en``, ``start``, ``back``.
+``seat1:prev`` ``seat1:name`` ``seat1:next`` (and seats 2, 3), ``rule:kitty_to_dealer_always``
+``rule:base_score`` ``rule:failed_throw_penalty``, ``speed:<speed>``, ``lang:zh`` ``lang:en``,
+``start``, ``back``.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game import presets
+from game import house_rules, presets
 from game.i18n import _
 from game.layout import LEFT, RIGHT, TOP
 from game.pacing import SPEEDS
@@ -30,7 +37,8 @@ SEAT_POSITIONS = {1: RIGHT, 2: TOP, 3: LEFT}
 
 class NewGameScene(FormScreen):
     """Choose the table and start.  Public state: ``decks``, ``difficulty``, ``seats`` (four
-    kinds, seat 0 ``"human"``), ``speed``, ``lang``, ``ais`` (the AI names offered)."""
+    kinds, seat 0 ``"human"``), ``rules`` (every house-rule option by name), ``speed``,
+    ``lang``, ``ais`` (the AI names offered)."""
 
     def __init__(self, app: "App") -> None:
         super().__init__(app)
@@ -41,6 +49,7 @@ class NewGameScene(FormScreen):
         default = presets.default_seats(self.difficulty, self.ais)
         seats = list(s.seats) if len(s.seats) == 4 else default
         self.seats = ["human"] + [k if k in self.ais else default[i] for i, k in enumerate(seats) if i > 0]
+        self.rules = house_rules.complete(app.house_rules())
         self.speed = app.speed
         self.lang = app.lang
 
@@ -49,7 +58,7 @@ class NewGameScene(FormScreen):
         return _("New game")
 
     def rows(self) -> list[tuple[str, list[Choice]]]:
-        """Decks, difficulty, the four seats, speed, language."""
+        """Decks, difficulty, the four seats, house rules, speed, language."""
         rows = [
             (_("Decks"), [Choice(f"decks:{n}", _("{n} decks").format(n=n), self.decks == n) for n in (2, 3)]),
             (_("Difficulty"), [Choice(f"diff:{p.key}", _(p.label), self.difficulty == p.key)
@@ -63,14 +72,22 @@ class NewGameScene(FormScreen):
                 Choice(f"seat{seat}:name", self.seats[seat], style="flat", weight=1.5),
                 Choice(f"seat{seat}:next", "▶", style="normal", weight=0.25),
             ]))
+        rows.append((_("House rules"), [
+            Choice(f"rule:{name}", house_rules.control_label(name, self.rules[name]), style="normal",
+                   weight=house_rules.WEIGHTS[name])
+            for name in house_rules.CHOICES
+        ]))
         rows.append((_("Speed"), [Choice(f"speed:{sp}", _(sp), self.speed == sp) for sp in SPEEDS]))
         rows.append((_("Language"), [Choice(f"lang:{lg}", name, self.lang == lg) for lg, name in LANGUAGE_NAMES.items()]))
         return rows
 
     def note(self) -> str:
-        """What the chosen difficulty means."""
+        """What the chosen difficulty means; on a second line the house rules that differ from
+        the defaults, if any."""
         p = presets.preset(self.difficulty)
-        return _("{level}: {summary}").format(level=_(p.label), summary=_(p.summary))
+        text = _("{level}: {summary}").format(level=_(p.label), summary=_(p.summary))
+        rules = house_rules.summary_line(self.rules)
+        return f"{text}\n{rules}" if rules else text
 
     def footer(self) -> list[tuple[str, str, str]]:
         """Back and Start."""
@@ -87,6 +104,8 @@ class NewGameScene(FormScreen):
             self.seats = presets.default_seats(arg, self.ais)
         elif head.startswith("seat") and head[4:].isdigit():
             self.cycle_seat(int(head[4:]), -1 if arg == "prev" else 1)
+        elif head == "rule" and arg in house_rules.CHOICES:
+            self.rules[arg] = house_rules.cycle(arg, self.rules[arg])
         elif head == "speed":
             self.speed = arg
         elif head == "lang":
@@ -106,6 +125,7 @@ class NewGameScene(FormScreen):
         self.seats[seat] = self.ais[(i + step) % len(self.ais)]
 
     def start(self) -> None:
-        """Save the choices and deal the first hand."""
+        """Save the choices and deal the first hand (with :attr:`rules`)."""
         self.app.set_speed(self.speed)
-        self.app.start_game(list(self.seats), decks=self.decks, difficulty=self.difficulty)
+        self.app.start_game(list(self.seats), decks=self.decks, difficulty=self.difficulty,
+                            rules=dict(self.rules))

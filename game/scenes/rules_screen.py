@@ -5,6 +5,9 @@ with them), written in our own words from RULES.md and condensed.  Only a little
 understood: ``#`` title, ``##`` headings, ``-`` bullets (indented ``-`` for a second level),
 paragraphs (consecutive lines are joined), ``**bold**`` markers are dropped.
 
+Under the title a short section states the house rules in effect (RULES.md "Options"): those of
+the table being played, else those a new game would use (:meth:`RulesScene.house_rules`).
+
 Scrolling: mouse wheel, ↑ ↓, PgUp PgDn, Home End, Space, dragging with the mouse or a finger,
 and the scroll bar.  Buttons: ``back``.
 """
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from game import fonts
+from game import fonts, house_rules as house_rules_mod
 from game.i18n import LOCALE_DIR, _, current_language
 from game.scenes.menu import Screen
 from game.widgets import ACCENT, TEXT, Button, draw_panel
@@ -142,6 +145,32 @@ class RulesScene(Screen):
         self._fade_key: tuple | None = None
         self._fade_mask: pygame.Surface | None = None
 
+    def house_rules(self) -> dict[str, Any]:
+        """The house rules to state: the open table's ruleset options when a game is running,
+        else :meth:`game.app.App.house_rules` (saved, with ``--rule`` on top)."""
+        table = getattr(self.app, "table", None)
+        rs = getattr(table, "ruleset", None)
+        if rs is None and table is not None:
+            try:
+                rs = getattr(table.view(), "ruleset", None)
+            except Exception:  # a LAN table before its first view
+                rs = None
+        if rs is not None:
+            from engine.ruleset import option_names
+
+            return {name: getattr(rs.options, name) for name in option_names()}
+        rules = getattr(self.app, "house_rules", None)
+        return dict(rules()) if callable(rules) else {}
+
+    def blocks(self) -> list[Block]:
+        """The text to lay out: the rules file of the UI language with the house-rules section
+        (a heading and one bullet per option) after its title."""
+        blocks = parse(load_rules(current_language()))
+        extra = [Block("heading", _("House rules in effect"))]
+        extra += [Block("bullet", line) for line in house_rules_mod.describe(self.house_rules())]
+        at = 1 if blocks and blocks[0].kind == "title" else 0
+        return blocks[:at] + extra + blocks[at:]
+
     # -- layout -------------------------------------------------------------------------------
     def _fonts(self) -> dict[str, tuple[int, bool]]:
         m = self.metrics
@@ -151,17 +180,18 @@ class RulesScene(Screen):
     def _layout(self) -> None:
         m = self.metrics
         lang = current_language()
-        key = (m.w, m.h, lang)
+        key = (m.w, m.h, lang, tuple(sorted(self.house_rules().items())))
         if key == self._layout_key:
             return
         self._layout_key = key
+        blocks = self.blocks()
         bh = m.button_h
         self.view_rect = pygame.Rect(m.margin * 3, m.margin * 2, m.w - m.margin * 6, m.h - m.margin * 5 - bh)
         inner_w = self.view_rect.w - m.margin * 6
         sizes = self._fonts()
         y = m.margin
         out: list[tuple[str, str, int]] = []
-        for block in parse(load_rules(lang)):
+        for block in blocks:
             size, bold = sizes[block.kind]
             font = fonts.get_font(size, bold)
             lh = round(font.get_linesize() * 1.12)
