@@ -102,6 +102,22 @@ def _dist_version(default: str = "dev") -> str:
         return default
 
 
+
+def _import_spec_module(module_name: str) -> Any:
+    """Import the module of an ``--ai module:object`` spec. A module that is not importable
+    as things stand is also looked for in the current folder (as ``python -m`` would find it,
+    but after everything installed, so nothing installed is shadowed); the folder then stays
+    on ``sys.path`` so the module's own later imports work. Raises what the import raises."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        cwd = str(Path.cwd())
+        if exc.name != module_name.split(".")[0] or cwd in sys.path or "" in sys.path:
+            raise
+        sys.path.append(cwd)
+        log.info("--ai %s: looking in the current folder %s", module_name, cwd)
+        return importlib.import_module(module_name)
+
 class AIManager:
     """Finds AI plugins and creates AI objects by name.
 
@@ -315,7 +331,7 @@ class AIManager:
             return self._spec_cache[spec]
         module_name, _, attr = spec.partition(":")
         try:
-            obj: Any = importlib.import_module(module_name)
+            obj: Any = _import_spec_module(module_name)
             module_version = str(getattr(obj, "__version__", "unknown"))
             for part in filter(None, attr.split(".")):
                 obj = getattr(obj, part)

@@ -343,6 +343,21 @@ def host_rules(ns: argparse.Namespace) -> dict[str, Any]:
     return dict(settings.load().house_rules)
 
 
+def house_rules_line(options: Any) -> str | None:
+    """``"house rules: base_score=3, ..."`` for the options of ``options`` (a ``{RuleOptions
+    name: value}`` map, e.g. a wire ``Table.options``) that differ from the engine's defaults,
+    or None when all are the defaults (RULES.md "Options")."""
+    from dataclasses import fields
+
+    from engine.ruleset import RuleOptions
+
+    if not isinstance(options, dict):
+        return None
+    changed = [f"{f.name}={str(options[f.name]).lower()}" for f in fields(RuleOptions)
+               if f.name in options and options[f.name] != f.default]
+    return "house rules: " + ", ".join(changed) if changed else None
+
+
 def host_config(ns: argparse.Namespace) -> Any:
     """The :class:`~net.server.ServerConfig` for parsed ``host`` arguments (the table's
     ``options`` from :func:`host_rules`)."""
@@ -437,27 +452,26 @@ def run_host(ns: argparse.Namespace) -> int:
         print("hongwu host: --hands must be at least 1", file=sys.stderr)
         return 2
     announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
-    host = BackgroundHost(host_config(ns), _ai_provider(ns), announce, ns.announce_port)
-    try:
-        port = host.start()
-    except OSError as exc:
-        print(f"hongwu host: cannot listen on {ns.bind}:{ns.port}: {exc}", file=sys.stderr)
-        host.stop()
-        return 1
-    if announce is None:
-        where = ""
-    elif announce == ["127.0.0.1"] and not ns.announce:
-        where = " (announced on this machine only)"
-    else:
-        where = " (announced on the LAN)"
-    print(f"hosting '{ns.name}' on {ns.bind}:{port}{where}", flush=True)
-    print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
-    print(join_hint(ns.bind, port), flush=True)
-    rules = host.call(lambda: dict(host.server.rooms[0].config.options))
-    if rules:
-        print("house rules: " + ", ".join(f"{k}={str(v).lower()}" for k, v in rules.items()),
-              flush=True)
-    try:
+    config = host_config(ns)
+    host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port)
+    try:  # Ctrl-C at any point from here on: a short message, the host stopped, status 130
+        try:
+            port = host.start()
+        except OSError as exc:
+            print(f"hongwu host: cannot listen on {ns.bind}:{ns.port}: {exc}", file=sys.stderr)
+            return 1
+        if announce is None:
+            where = ""
+        elif announce == ["127.0.0.1"] and not ns.announce:
+            where = " (announced on this machine only)"
+        else:
+            where = " (announced on the LAN)"
+        print(f"hosting '{ns.name}' on {ns.bind}:{port}{where}", flush=True)
+        print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
+        print(join_hint(ns.bind, port), flush=True)
+        rules = house_rules_line(config.tables[0].options)
+        if rules:
+            print(rules, flush=True)
         if ns.headless:
             from .server import settle_heap
 
@@ -467,8 +481,8 @@ def run_host(ns: argparse.Namespace) -> int:
             return _wait_headless(host, ns.hands, address=address)
         return _host_window(host, port, ns)
     except KeyboardInterrupt:
-        print("stopping", flush=True)
-        return 0
+        print("hongwu host: interrupted, stopping", file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
     finally:
         host.stop()
 
@@ -630,6 +644,10 @@ def _find_host(ns: argparse.Namespace) -> tuple[str, int] | None:
     return found[0].address, found[0].port
 
 
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (as ``hongwu play``: 128 + SIGINT)."""
+
+
 def run_join(ns: argparse.Namespace) -> int:
     """Entry point of ``hongwu join``; returns the exit code."""
     _setup_logging(ns.verbose)
@@ -650,9 +668,14 @@ def run_join(ns: argparse.Namespace) -> int:
     name = ns.name or os.environ.get("USER") or "player"
     key = f"{host}:{port}/{ns.table or ''}/{name}"
     token = ns.token or (None if (ns.fresh or ns.observe) else load_token(key))
-    if ns.headless:
-        return asyncio.run(_join_headless(ns, host, port, name, token, key))
-    return _join_window(ns, host, port, name, token, key)
+    try:
+        if ns.headless:
+            return asyncio.run(_join_headless(ns, host, port, name, token, key))
+        return _join_window(ns, host, port, name, token, key)
+    except KeyboardInterrupt:  # the seat stays ours: the same command resumes it
+        print("hongwu join: interrupted; run the same command again to resume the seat",
+              file=sys.stderr, flush=True)
+        return EXIT_INTERRUPTED
 
 
 async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str,
@@ -692,6 +715,9 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
           f"{'seat ' + str(seat) if seat is not None else 'observer'}", flush=True)
     if welcome.get("resumed"):
         print(f"seat {seat} resumed", flush=True)
+    rules = house_rules_line(((welcome.get("snapshot") or {}).get("table") or {}).get("options"))
+    if rules:
+        print(rules, flush=True)
     for fill_seat, ai in ns.fill:
         try:
             await client.call("fill", seat=fill_seat, ai=ai)

@@ -171,6 +171,30 @@ def test_module_object_spec(installed_dist):
     play_one(m, [f"{installed_dist}:Solo", "basic", "random", "basic"], seed=4)
 
 
+def test_module_object_spec_finds_a_module_in_the_current_folder(tmp_path, monkeypatch):
+    """``hongwu`` (a console script) does not put the current folder on sys.path as
+    ``python -m`` does; ``--ai mybot:LowAI`` must still find ./hongwu_cwd_bot.py."""
+    (tmp_path / "hongwu_cwd_bot.py").write_text(textwrap.dedent("""
+        from engine.state import first_legal_action
+
+        class LowAI:
+            def __init__(self, settings):
+                self.settings = settings
+
+            def choose_play(self, view, options):
+                return first_legal_action(view).cards
+    """))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    m = manager_for()
+    info = m.resolve("hongwu_cwd_bot:LowAI")
+    assert info.kind == "module" and info.name == "hongwu_cwd_bot:LowAI"
+    assert sys.path[-1] == str(tmp_path)  # after everything installed: shadows nothing
+    with pytest.raises(UnknownAIError):
+        m.resolve("hongwu_cwd_bot_missing:X")
+    monkeypatch.delitem(sys.modules, "hongwu_cwd_bot")
+
+
 def test_is_plugin():
     import ai_plugins.builtin.basic as basic
 

@@ -238,3 +238,74 @@ def test_result_line_needs_no_pygame():
                                                                     os.environ.get("PYTHONPATH")])))
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                           timeout=60).returncode == 0
+
+
+def _env(tmp_path: Path) -> dict:
+    return dict(os.environ, HONGWU_STATE_DIR=str(tmp_path), HONGWU_CONFIG_DIR=str(tmp_path),
+                SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+
+
+def test_ctrl_c_stops_a_headless_join_mid_hand_quietly_with_130(start_host, tmp_path):
+    import signal
+
+    host, port = start_host(ai_seats={1: "first-legal", 2: "first-legal", 3: "first-legal"},
+                            ai_delay_s=0.05)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "game", "join", f"127.0.0.1:{port}", "--name", "R", "--headless",
+         "--no-user-plugins", "--ai-budget", "1"],
+        cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        room = host.server.rooms[0]
+        for _ in range(300):  # until the hand is under way (at most 30 s)
+            if host.call(lambda: room.in_hand and len(room.game.events) > 20):
+                break
+            time.sleep(0.1)
+        assert host.call(lambda: room.in_hand), "the hand never started"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err and "interrupted" in err, err
+
+
+def test_ctrl_c_stops_a_headless_host_with_130(tmp_path):
+    import signal
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "game", "host", "--headless", "--bind", "127.0.0.1", "--port", "0",
+         "--no-discovery", "--no-user-plugins"],
+        cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        line = ""
+        while time.monotonic() < deadline and "listening on" not in line:
+            line = proc.stdout.readline()
+            if not line and proc.poll() is not None:
+                break
+        assert "listening on" in line
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+    assert proc.returncode == 130, (out, err)
+    assert "Traceback" not in err and "interrupted" in err, err
+
+
+def test_join_names_the_tables_house_rules(start_host, tmp_path, monkeypatch, capsys):
+    from game.cli import main
+
+    assert cli.house_rules_line({"base_score": 2, "kitty_to_dealer_always": False}) is None
+    monkeypatch.setenv("HONGWU_STATE_DIR", str(tmp_path))
+    host, port = start_host(ai_seats={1: "first-legal", 2: "first-legal", 3: "first-legal"},
+                            options={"base_score": 3, "kitty_to_dealer_always": True})
+    code = main(["join", f"127.0.0.1:{port}", "--name", "R", "--headless", "--hands", "1",
+                 "--no-user-plugins", "--ai-budget", "1"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "house rules: kitty_to_dealer_always=true, base_score=3" in out.splitlines()
