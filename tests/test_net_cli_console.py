@@ -5,8 +5,10 @@ announcements; every wait is bounded."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -240,46 +242,48 @@ def test_result_line_needs_no_pygame():
                           timeout=60).returncode == 0
 
 
-def _env(tmp_path: Path) -> dict:
-    return dict(os.environ, HONGWU_STATE_DIR=str(tmp_path), HONGWU_CONFIG_DIR=str(tmp_path),
-                SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+@contextlib.contextmanager
+def hongwu_process(tmp_path: Path, *args: str):
+    """``python -m game ARGS`` as a child process (settings and state in ``tmp_path``, text
+    pipes); killed on exit if still running."""
+    env = dict(os.environ, HONGWU_STATE_DIR=str(tmp_path), HONGWU_CONFIG_DIR=str(tmp_path),
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    proc = subprocess.Popen([sys.executable, "-m", "game", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+
+
+def ctrl_c(proc: subprocess.Popen) -> tuple[str, str]:
+    """Send SIGINT (Ctrl-C) and wait up to 30 s; returns (stdout, stderr)."""
+    proc.send_signal(signal.SIGINT)
+    return proc.communicate(timeout=30)
 
 
 def test_ctrl_c_stops_a_headless_join_mid_hand_quietly_with_130(start_host, tmp_path):
-    import signal
-
     host, port = start_host(ai_seats={1: "first-legal", 2: "first-legal", 3: "first-legal"},
                             ai_delay_s=0.05)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "join", f"127.0.0.1:{port}", "--name", "R", "--headless",
-         "--no-user-plugins", "--ai-budget", "1"],
-        cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        room = host.server.rooms[0]
+    room = host.server.rooms[0]
+    with hongwu_process(tmp_path, "join", f"127.0.0.1:{port}", "--name", "R", "--headless",
+                        "--no-user-plugins", "--ai-budget", "1") as proc:
         for _ in range(300):  # until the hand is under way (at most 30 s)
             if host.call(lambda: room.in_hand and len(room.game.events) > 20):
                 break
             time.sleep(0.1)
         assert host.call(lambda: room.in_hand), "the hand never started"
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate(timeout=10)
+        out, err = ctrl_c(proc)
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "interrupted" in err, err
 
 
 def test_ctrl_c_stops_a_headless_host_with_130(tmp_path):
-    import signal
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "game", "host", "--headless", "--bind", "127.0.0.1", "--port", "0",
-         "--no-discovery", "--no-user-plugins"],
-        cwd=ROOT, env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
+    with hongwu_process(tmp_path, "host", "--headless", "--bind", "127.0.0.1", "--port", "0",
+                        "--no-discovery", "--no-user-plugins") as proc:
         deadline = time.monotonic() + 30
         line = ""
         while time.monotonic() < deadline and "listening on" not in line:
@@ -287,12 +291,7 @@ def test_ctrl_c_stops_a_headless_host_with_130(tmp_path):
             if not line and proc.poll() is not None:
                 break
         assert "listening on" in line
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate(timeout=10)
+        out, err = ctrl_c(proc)
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "interrupted" in err, err
 
