@@ -80,7 +80,6 @@ class RemoteTable:
         self._pending: list[tuple[int, Any]] = []  # (n, event) waiting for their view
         self._outbox: list[Any] = []
         self._notices: list[str] = []
-        self._events_seen = -1
         self._hand_seen = 0
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
@@ -261,7 +260,6 @@ class RemoteTable:
             ready = [ev for n, ev in self._pending if n < events]
             self._pending = [(n, ev) for n, ev in self._pending if n >= events]
             self._outbox.extend(ready)
-        self._events_seen = events
 
     def _seat_label(self, seat: int) -> str:
         if seat == self.seat:
