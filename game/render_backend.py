@@ -285,16 +285,32 @@ class TextureBackend(Backend):
         return tex
 
     def _upload(self, bg: pygame.Surface, damage: list[pygame.Rect] | None) -> None:
+        """Bring the static-layer texture up to date with ``bg`` (``damage``: the changed
+        rects, None for all of it).
+
+        The static layer is a render-target texture; each damaged region is uploaded as its
+        own small texture and copied onto it with blending off, so the pixels land exactly
+        where they belong.  (``Texture.update(surface, area)`` cannot be used: pygame-ce 2.5
+        writes the pixels at the texture's top-left whatever ``area`` says.)
+        """
         size = bg.get_size()
         if self._bg_tex is None or self._bg_size != size:
-            self._bg_tex = self._Texture.from_surface(self.renderer, bg)
+            self._bg_tex = self._Texture(self.renderer, size, target=True)
             self._bg_size = size
+            damage = None
+        rects = [bg.get_rect()] if damage is None else _merge(list(damage), bg.get_rect())
+        if not rects:
             return
-        if damage is None:
-            self._bg_tex.update(bg)
-            return
-        for r in _merge(list(damage), bg.get_rect()):
-            self._bg_tex.update(bg.subsurface(r), r)
+        ren = self.renderer
+        previous = ren.target
+        ren.target = self._bg_tex
+        try:
+            for r in rects:
+                patch = self._Texture.from_surface(ren, bg.subsurface(r))
+                patch.blend_mode = 0  # SDL_BLENDMODE_NONE: copy, never blend
+                patch.draw(dstrect=r)
+        finally:
+            ren.target = previous
 
     def _compose(self, sprites: Sequence[tuple]) -> None:
         r = self.renderer
