@@ -79,6 +79,36 @@ def _merge(rects: list[pygame.Rect], bounds: pygame.Rect) -> list[pygame.Rect]:
     return out
 
 
+class FadeCache:
+    """Faded copies of sprite images, shared by both backends so that they blend alike.
+
+    ``get(img, alpha)`` returns a per-pixel-alpha copy of ``img`` (a ``pygame.Surface``) whose
+    alpha channel is multiplied by ``alpha`` (0..255); colour keys become transparent pixels.
+    Both backends then draw that copy with plain per-pixel blending (the GPU path as a texture
+    at full alpha), so a fading card looks the same on either: SDL's renderer and pygame's blitter
+    would otherwise round "image alpha × fade" differently.  The shared image itself is never
+    changed.  At most ``limit`` copies are kept (least recently used dropped first).
+    """
+
+    def __init__(self, limit: int = 128) -> None:
+        self.limit = limit
+        self._copies: dict[tuple[int, int], tuple[pygame.Surface, pygame.Surface]] = {}
+
+    def get(self, img: pygame.Surface, alpha: int) -> pygame.Surface:
+        """The copy of ``img`` faded to ``alpha`` (cached while ``img`` lives)."""
+        key = (id(img), int(alpha))
+        entry = self._copies.pop(key, None)
+        if entry is None or entry[0] is not img:
+            copy = pygame.Surface(img.get_size(), pygame.SRCALPHA)
+            copy.blit(img, (0, 0))
+            copy.fill((255, 255, 255, int(alpha)), special_flags=pygame.BLEND_RGBA_MULT)
+            entry = (img, copy)
+            while len(self._copies) >= self.limit:
+                self._copies.pop(next(iter(self._copies)))
+        self._copies[key] = entry  # most recently used last
+        return entry[1]
+
+
 class Backend:
     """Common interface of the backends (see the module docstring).
 
@@ -92,6 +122,11 @@ class Backend:
     def __init__(self) -> None:
         self.surface: pygame.Surface
         self.frames_presented = 0
+        self._fades = FadeCache()
+
+    def _faded(self, img: pygame.Surface, alpha: int) -> pygame.Surface:
+        """``img`` faded to ``alpha`` (see :class:`FadeCache`)."""
+        return self._fades.get(img, alpha)
 
     def size(self) -> tuple[int, int]:
         """The drawing size in pixels ``(w, h)``."""
@@ -190,28 +225,13 @@ class SoftwareBackend(Backend):
         return rects
 
     def _draw_sprites(self, screen: pygame.Surface, sprites: Sequence[tuple]) -> None:
+        # SDL's own blitter (BLEND_ALPHA_SDL2), the one SDL's renderer uses, so that translucent
+        # pixels round exactly as on the GPU path; pygame's default alpha blit rounds differently.
         for img, pos, alpha in sprites:
             if alpha is None:
-                screen.blit(img, pos)
+                screen.blit(img, pos, special_flags=pygame.BLEND_ALPHA_SDL2)
             elif alpha > 0:
-                src = self._alpha_version(img)
-                src.set_alpha(alpha)
-                screen.blit(src, pos)
-
-    def _alpha_version(self, img: pygame.Surface) -> pygame.Surface:
-        """A per-pixel-alpha copy of ``img`` for faded drawing (cached): blending a
-        colour-keyed surface with a surface alpha has no fast path in SDL, per-pixel alpha
-        with an alpha modulation has, and the shared image itself is never changed."""
-        cache = self.__dict__.setdefault("_alpha_cache", {})
-        entry = cache.get(id(img))
-        if entry is not None and entry[0] is img:
-            return entry[1]
-        copy = pygame.Surface(img.get_size(), pygame.SRCALPHA)
-        copy.blit(img, (0, 0))
-        if len(cache) > 96:
-            cache.clear()
-        cache[id(img)] = (img, copy)
-        return copy
+                screen.blit(self._faded(img, alpha), pos, special_flags=pygame.BLEND_ALPHA_SDL2)
 
     def present_surface(self, dirty: list[pygame.Rect], source: Any = None) -> list[pygame.Rect]:
         """The plain scene drew on the display surface itself: just update ``dirty``."""
@@ -320,8 +340,7 @@ class TextureBackend(Backend):
         for img, pos, alpha in sprites:
             if alpha is not None and alpha <= 0:
                 continue
-            tex = self._texture(img)
-            tex.alpha = 255 if alpha is None else alpha
+            tex = self._texture(img if alpha is None or alpha >= 255 else self._faded(img, alpha))
             tex.draw(dstrect=pygame.Rect(pos, img.get_size()))
         r.present()
         self.frames_presented += 1
