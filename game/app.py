@@ -319,7 +319,9 @@ class App:
                 self.window = self.backend.surface
                 self._resize_all()
                 continue
-            if ev.type in (pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED) and self._own_window:
+            if ev.type in (pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED, pygame.RENDER_TARGETS_RESET,
+                           pygame.RENDER_DEVICE_RESET) and self._own_window:
+                # a lost render target (Direct3D device reset) is redrawn in full like an exposure
                 self.backend.expose()
                 self._drawn_stack = None
             self._dispatch(ev)
