@@ -837,7 +837,8 @@ def options_from_args(ns: argparse.Namespace) -> Options:
         plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai),
         user_plugins=not ns.no_user_plugins, budget_s=ns.ai_budget, audio=not ns.mute, volume=ns.volume,
         save_settings=True, max_frames=ns.max_frames, menu=menu,
-        renderer=settings_mod.renderer_choice(getattr(ns, "renderer", None)), animations=getattr(ns, "animations", None),
+        renderer=settings_mod.renderer_choice(getattr(ns, "renderer", None)),
+        animations=getattr(ns, "animations", None),
         rules=dict(getattr(ns, "rule", None) or []),
     )
 

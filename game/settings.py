@@ -1,4 +1,4 @@
-"""User settings of the client (language, speed, seats, sound, house rules), stored as JSON.
+"""User settings of the client (language, speed, seats, sound, house rules, renderer), stored as JSON.
 
 The file lives in ``platformdirs.user_config_dir("hongwu")``, or in the directory named by the
 ``HONGWU_CONFIG_DIR`` environment variable when it is set (tests point it at a temporary

@@ -874,7 +874,8 @@ def _remote_options(ns: argparse.Namespace, menu: bool = False) -> Any:
     from game.app import Options
     from game.settings import renderer_choice
 
-    return Options(renderer=renderer_choice(getattr(ns, "renderer", None)),seats=["human", "remote", "remote", "remote"], hands=ns.hands,
+    return Options(seats=["human", "remote", "remote", "remote"], hands=ns.hands,
+                   renderer=renderer_choice(getattr(ns, "renderer", None)),
                    lang=ns.lang, speed=ns.speed, fullscreen=ns.fullscreen, audio=not ns.mute,
                    save_settings=False, menu=menu,
                    max_frames=getattr(ns, "max_frames", None),
