@@ -730,27 +730,14 @@ class App:
         self._save(fullscreen=bool(on))
         if not self._own_window:
             return
-        if getattr(self.backend, "kind", "") == "gpu":  # a pygame.Window with a renderer
-            try:
-                if on:
-                    self.backend.window.set_fullscreen(True)
-                else:
-                    self.backend.window.set_windowed()
-            except pygame.error as exc:
-                log.warning("cannot switch full screen: %s", exc)
-            self.backend.resized()
-            self.window = self.backend.surface
-            self._drawn_stack = None
-            self._resize_all()
-            return
+        from game.render_backend import set_fullscreen
+
         try:
-            if on:
-                self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
-            else:
-                self.window = pygame.display.set_mode(self.options.size, pygame.RESIZABLE)
+            set_fullscreen(self.backend, bool(on), self.options.size)
         except pygame.error as exc:
             log.warning("cannot switch full screen: %s", exc)
-            self.window = pygame.display.get_surface() or self.window
+            self.backend.resized()
+        self.window = self.backend.surface
         self._drawn_stack = None
         self._resize_all()
 
@@ -780,6 +767,18 @@ def _size(text: str) -> tuple[int, int]:
     return (max(320, w), max(240, h))
 
 
+#: ``--help`` text of ``--renderer`` (play, host, join)
+RENDERER_HELP = ("drawing: GPU textures (fast on a Raspberry Pi), software surfaces, or auto "
+                 "(GPU when an accelerated renderer exists); saved, the default is the last one given "
+                 "(first: auto)")
+
+
+def add_renderer_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--renderer auto|gpu|software`` to ``p`` (None when not given: the saved choice,
+    see :func:`game.settings.renderer_choice`)."""
+    p.add_argument("--renderer", choices=("auto", "gpu", "software"), default=None, help=RENDERER_HELP)
+
+
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``play`` on ``subparsers`` (an argparse sub-parsers action)."""
     from net.cli import rule_arg  # one parser of --rule for play and host
@@ -798,9 +797,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=None, metavar="N",
                    help="play N hands then exit, printing one result line per hand")
     p.add_argument("--fullscreen", action="store_true", help="full screen")
-    p.add_argument("--renderer", choices=("auto", "gpu", "software"), default="auto",
-                   help="drawing: GPU textures (fast on a Raspberry Pi), software surfaces, or auto "
-                        "(GPU when an accelerated renderer exists)")
+    add_renderer_option(p)
     p.add_argument("--animations", choices=("off", "normal", "fast"), default=None,
                    help="table animations (default: saved setting, normal); --speed instant turns them off")
     p.add_argument("--size", type=_size, default=DEFAULT_SIZE, metavar="WxH", help="window size (default 1280x720)")
@@ -842,7 +839,8 @@ def options_from_args(ns: argparse.Namespace) -> Options:
         plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai),
         user_plugins=not ns.no_user_plugins, budget_s=ns.ai_budget, audio=not ns.mute, volume=ns.volume,
         save_settings=True, max_frames=ns.max_frames, menu=menu,
-        renderer=getattr(ns, "renderer", "auto"), animations=getattr(ns, "animations", None),
+        renderer=settings_mod.renderer_choice(getattr(ns, "renderer", None)),
+        animations=getattr(ns, "animations", None),
         rules=dict(getattr(ns, "rule", None) or []),
     )
 

@@ -423,6 +423,10 @@ def _open_texture_window(title: str, size: tuple[int, int], fullscreen: bool,
         pygame.display.init()
     kwargs: dict[str, Any] = {"resizable": True}
     if fullscreen:
+        # Created at the desktop's size: without a window manager (or before it acts) a window
+        # made at ``size`` stays that small while ``Window.size`` already says full screen, and
+        # the scene would be laid out for a screen it is not shown on.
+        size = desktop_size() or size
         kwargs = {"fullscreen_desktop": True}
     win = pygame.Window(title, size, **kwargs)
     try:
@@ -439,12 +443,19 @@ def _open_texture_window(title: str, size: tuple[int, int], fullscreen: bool,
     return backend
 
 
+def desktop_size() -> tuple[int, int] | None:
+    """The size of the first display in pixels, or None when it is unknown (no display, or a
+    zero size)."""
+    try:
+        w, h = pygame.display.get_desktop_sizes()[0]
+    except Exception:
+        return None
+    return (int(w), int(h)) if w > 0 and h > 0 else None
+
+
 def _open_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
     flags = pygame.RESIZABLE
-    try:
-        desk = pygame.display.get_desktop_sizes()[0]
-    except Exception:
-        desk = None
+    desk = desktop_size()
     if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
         desk = None  # a fake desktop: keep the requested size
     if fullscreen:
@@ -463,6 +474,50 @@ def _open_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
     except Exception:  # older pygame-ce or a driver without windows
         pass
     return win
+
+
+def _move_display_window(pos: tuple[int, int]) -> None:
+    """Move the display module's window to ``pos`` (nothing when the driver cannot)."""
+    try:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().position = pos
+    except Exception:  # older pygame-ce or a driver without windows
+        pass
+
+
+def set_fullscreen(backend: Backend, on: bool, size: tuple[int, int]) -> pygame.Surface:
+    """Switch the window of ``backend`` (opened by :func:`create_backend`) to full screen at
+    the display's native size (``on``), or back to a resizable window of ``size`` (clamped to
+    the desktop as at start); returns the new drawing surface (``backend.surface``, already
+    the window's real size).  Raises ``pygame.error`` when the driver refuses."""
+    desk = desktop_size()
+    if isinstance(backend, TextureBackend):
+        win = backend.window
+        if on:
+            if desk:
+                win.position = (0, 0)
+                win.size = desk  # the real window must match what Window.size will say
+            win.set_fullscreen(True)
+        else:
+            win.set_windowed()
+            win.size = size
+            try:
+                win.position = pygame.WINDOWPOS_CENTERED
+            except Exception:  # pragma: no cover - a driver without positions
+                pass
+        backend.resized()
+        return backend.surface
+    if on:
+        _move_display_window((0, 0))  # without a window manager it keeps its windowed place
+        pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        _move_display_window((0, 0))
+    else:
+        _open_display(size, False)
+    backend.resized()
+    return backend.surface
 
 
 def create_backend(renderer: str = "auto", size: tuple[int, int] = (1280, 720), *,

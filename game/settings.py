@@ -1,4 +1,4 @@
-"""User settings of the client (language, speed, seats, sound, house rules), stored as JSON.
+"""User settings of the client (language, speed, seats, sound, house rules, renderer), stored as JSON.
 
 The file lives in ``platformdirs.user_config_dir("hongwu")``, or in the directory named by the
 ``HONGWU_CONFIG_DIR`` environment variable when it is set (tests point it at a temporary
@@ -24,6 +24,8 @@ LANGUAGES = ("zh", "en")
 DIFFICULTIES = ("easy", "normal", "hard")
 #: animation speeds at the table (``instant`` pace turns animations off whatever this says)
 ANIMATIONS = ("off", "normal", "fast")
+#: how the client draws (``--renderer``, see :mod:`game.render_backend`)
+RENDERERS = ("auto", "gpu", "software")
 
 
 def config_dir() -> Path:
@@ -50,7 +52,8 @@ class Settings:
     ``animations`` one of :data:`ANIMATIONS` (table animation speed); ``house_rules`` the
     house-rule options chosen on the new-game screen, ``{RuleOptions name: value}`` (only valid
     entries are kept, see :func:`valid_house_rules`; RULES.md "Options"), used for local games
-    and for tables hosted from this client.
+    and for tables hosted from this client; ``renderer`` one of :data:`RENDERERS`, the last
+    ``--renderer`` given to ``hongwu play``/``host``/``join`` (see :func:`renderer_choice`).
     """
 
     lang: str | None = None
@@ -63,6 +66,7 @@ class Settings:
     fullscreen: bool = False
     animations: str = "normal"
     house_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
+    renderer: str = "auto"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -89,6 +93,8 @@ class Settings:
         if data.get("animations") in ANIMATIONS:
             s.animations = data["animations"]
         s.house_rules = valid_house_rules(data.get("house_rules"))
+        if data.get("renderer") in RENDERERS:
+            s.renderer = data["renderer"]
         return s
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,3 +155,18 @@ def save(settings: Settings, path: Path | None = None) -> bool:
     except OSError as exc:
         log.warning("could not save settings to %s: %s", path, exc)
         return False
+
+
+def renderer_choice(given: str | None, path: Path | None = None) -> str:
+    """The renderer to open the window with: ``given`` (a ``--renderer`` from the command
+    line, one of :data:`RENDERERS`) is saved in the settings and returned; None gives the saved
+    one (``"auto"`` when none was ever saved).  Raises ValueError for an unknown ``given``."""
+    saved = load(path)
+    if given is None:
+        return saved.renderer
+    if given not in RENDERERS:
+        raise ValueError(f"renderer must be one of {', '.join(RENDERERS)}, not {given!r}")
+    if saved.renderer != given:
+        saved.renderer = given
+        save(saved, path)
+    return given

@@ -260,6 +260,9 @@ def _add_client_ui_options(p: argparse.ArgumentParser) -> None:
                    help="animation speed")
     p.add_argument("--mute", action="store_true", help="no sound")
     p.add_argument("--fullscreen", action="store_true", help="full screen")
+    p.add_argument("--renderer", choices=("auto", "gpu", "software"), default=None,
+                   help="drawing: GPU textures, software surfaces, or auto (GPU when an accelerated "
+                        "renderer exists); saved, the default is the last one given (first: auto)")
 
 
 def _add_ai_options(p: argparse.ArgumentParser) -> None:
@@ -869,8 +872,10 @@ def make_remote_app(table: Any, ns: argparse.Namespace) -> Any:
 
 def _remote_options(ns: argparse.Namespace, menu: bool = False) -> Any:
     from game.app import Options
+    from game.settings import renderer_choice
 
     return Options(seats=["human", "remote", "remote", "remote"], hands=ns.hands,
+                   renderer=renderer_choice(getattr(ns, "renderer", None)),
                    lang=ns.lang, speed=ns.speed, fullscreen=ns.fullscreen, audio=not ns.mute,
                    save_settings=False, menu=menu,
                    max_frames=getattr(ns, "max_frames", None),
