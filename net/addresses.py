@@ -3,6 +3,8 @@
 - :func:`join_addresses` is the rule, a pure function: the ``HOST:PORT`` texts for the hosts
   the sockets are bound to, a wildcard (``0.0.0.0``, ``::``) standing for this machine's own
   addresses of that family.
+- :func:`announce_source` is where LAN announcements are sent from, so that their source
+  address (which clients join) is one the host listens on.
 - :func:`bound_hosts` reads what a listener's sockets are bound to (``getsockname``).
 - :func:`interface_addresses` lists this machine's addresses with the standard library only,
   sending nothing: the name lookup of the host name plus the source address the routing table
@@ -89,6 +91,28 @@ def join_addresses(bound: Sequence[str], port: int, local: Iterable[str] = ()) -
     return out
 
 
+def announce_source(bound: Sequence[str]) -> str | None:
+    """The local IPv4 address to send LAN announcements from for a host whose sockets are
+    bound to ``bound`` (see :func:`bound_hosts`): ``""`` (any: the outgoing interface's
+    address, listened on by ``0.0.0.0``) for an IPv4 wildcard, else the first bound IPv4
+    address; None when no socket accepts IPv4 (announcements are IPv4, and clients join the
+    address they come from: announcing would name an address nobody listens on).
+
+    >>> announce_source(["0.0.0.0"]), announce_source(["127.0.0.1"]), announce_source(["::"])
+    ('', '127.0.0.1', None)
+    """
+    hosts = [_host_part(h) for h in bound]
+    if any(h in (WILDCARD_V4, "") for h in hosts):
+        return ""
+    for h in hosts:
+        try:
+            if ipaddress.ip_address(h).version == 4:
+                return h
+        except ValueError:
+            continue
+    return None
+
+
 def bound_hosts(sockets: Iterable[Any]) -> list[str]:
     """The hosts listening ``sockets`` (``socket.socket`` or asyncio's ``TransportSocket``) are
     bound to, from ``getsockname()``; a dual-stack ``::`` socket (``IPV6_V6ONLY`` off) also
@@ -142,9 +166,11 @@ def interface_addresses(families: Iterable[int] = (socket.AF_INET, socket.AF_INE
     return found
 
 
-def listening_addresses(sockets: Iterable[Any], port: int) -> list[str]:
-    """:func:`join_addresses` for a listener's ``sockets`` on ``port``; this machine's
-    addresses are only looked up when a socket is bound to a wildcard."""
-    bound = bound_hosts(sockets)
+def listening_addresses(sockets: Iterable[Any], port: int,
+                        bound: Sequence[str] | None = None) -> list[str]:
+    """:func:`join_addresses` for a listener's ``sockets`` on ``port`` (or its ``bound``
+    hosts when already read); this machine's addresses are only looked up when a socket is
+    bound to a wildcard."""
+    bound = bound_hosts(sockets) if bound is None else bound
     wild = any(_host_part(h) in (WILDCARD_V4, WILDCARD_V6, "") for h in bound)
     return join_addresses(bound, port, interface_addresses() if wild else ())

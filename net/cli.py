@@ -385,16 +385,20 @@ class BackgroundHost:
         return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
 
     async def _start(self) -> int:
+        from .addresses import announce_source
         from .discovery import Announcer, encode_announcement
 
         port = await self.server.start()
         self.addresses = list(self.server.addresses)
-        if self.announce:
+        source = announce_source(self.server.bound)
+        if self.announce and source is None:
+            log.info("not announcing: no IPv4 listener (bound to %s)", self.server.bound)
+        elif self.announce:
             srv = self.server
             self.announcer = Announcer(
                 lambda: encode_announcement(srv.rooms[0].name, port,
                                             [r.summary() for r in srv.rooms]),
-                self.announce, self.announce_port)
+                self.announce, self.announce_port, source=source)
             await self.announcer.start()
         return port
 
@@ -447,7 +451,7 @@ def run_host(ns: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"hongwu host: cannot listen on {ns.bind}:{ns.port}: {exc}", file=sys.stderr)
             return 1
-        if announce is None:
+        if announce is None or host.announcer is None:  # off, or no IPv4 address to announce
             where = ""
         elif announce == ["127.0.0.1"] and not ns.announce:
             where = " (announced on this machine only)"

@@ -5,15 +5,17 @@ of :func:`net.addresses.join_addresses` with made-up interface lists).  Real ser
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import socket
 
 import pytest
 
 from net import addresses
-from net.addresses import bound_hosts, interface_addresses, join_addresses
+from net.addresses import announce_source, bound_hosts, interface_addresses, join_addresses
 from net.ai import AIProvider
 from net.cli import BackgroundHost
+from net.discovery import discover
 from net.server import ServerConfig
 from net.testing import LOOPBACK, fast_table
 
@@ -42,6 +44,14 @@ def test_a_wildcard_without_lan_addresses_offers_loopback_only():
     assert join_addresses(["0.0.0.0"], 5, ["127.0.0.1", "127.0.1.1"]) == ["127.0.0.1:5"]
     assert join_addresses(["0.0.0.0"], 5) == ["127.0.0.1:5"]
     assert join_addresses(["::"], 5, ["192.168.1.20"]) == ["[::1]:5"]
+
+
+def test_announcements_come_from_an_address_the_host_listens_on():
+    assert announce_source(["0.0.0.0"]) == ""  # the outgoing interface's: 0.0.0.0 takes it
+    assert announce_source(["0.0.0.0", "::"]) == ""
+    assert announce_source(["192.168.1.20"]) == "192.168.1.20"
+    assert announce_source(["::1", "127.0.0.1"]) == "127.0.0.1"
+    assert announce_source(["::"]) is None and announce_source(["::1"]) is None  # IPv6 only
 
 
 class FakeSocket:
@@ -141,3 +151,20 @@ def test_a_headless_host_prints_exactly_its_bound_address(capsys):
     joins = re.findall(r"hongwu join (\S+)", out)
     assert joins == [f"127.0.0.1:{port}"], out
     assert f"players join with: hongwu join 127.0.0.1:{port} --name NAME\n" in out
+
+
+def test_a_loopback_host_announces_from_its_bound_address():
+    """The joiner's list names the datagram's source: the host's bound address."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        sock.bind((LOOPBACK, 0))
+        host = BackgroundHost(ServerConfig(bind=LOOPBACK, port=0, tables=[fast_table()]),
+                              AIProvider(use_plugins=False, user_plugins=False),
+                              announce=[LOOPBACK], announce_port=sock.getsockname()[1])
+        port = host.start()
+        try:
+            assert host.announcer.source == LOOPBACK
+            assert host.announcer._transport.get_extra_info("sockname")[0] == LOOPBACK
+            found = asyncio.run(discover(5.0, sock=sock.dup(), first=True))
+        finally:
+            host.stop()
+    assert [(f.address, f.port) for f in found] == [(LOOPBACK, port)]
