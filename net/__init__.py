@@ -9,5 +9,6 @@ Layers, bottom up (see PROTOCOL.md for the wire contract):
 - ``client``        an asyncio client session (requests, notifications, reconnect)
 - ``remote_table``  the ``game.table.Table`` protocol over the network, for the pygame client
 - ``discovery``     LAN discovery by UDP announcements
+- ``addresses``     the addresses a host can be joined at (only those it listens on)
 - ``cli``           the ``hongwu host`` and ``hongwu join`` sub-commands
 """

@@ -95,23 +95,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-_WILDCARDS = ("", "0.0.0.0", "::", "[::]")
-
-
-def join_address(bind: str, port: int) -> str | None:
-    """The ``HOST:PORT`` players give to ``hongwu join`` for a host bound to ``bind``, or None
-    when ``bind`` is a wildcard (``0.0.0.0``, ``::``): then only the user knows which of the
-    machine's addresses the others can reach. IPv6 addresses get brackets (``[::1]:47470``).
-
-    >>> join_address("127.0.0.1", 47470), join_address("::1", 5), join_address("0.0.0.0", 5)
-    ('127.0.0.1:47470', '[::1]:5', None)
-    """
-    if bind.strip() in _WILDCARDS:
-        return None
-    host = bind.strip().strip("[]")
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
 def is_loopback(bind: str) -> bool:
     """True for an address only this machine reaches (``127.x.x.x``, ``::1``, ``localhost``).
 
@@ -140,15 +123,16 @@ def announce_targets(bind: str, announce: Sequence[str], off: bool) -> list[str]
     return ["127.0.0.1"] if is_loopback(bind) else ["255.255.255.255"]
 
 
-def join_hint(bind: str, port: int) -> str:
-    """The ``players join with: ...`` line ``hongwu host`` prints: the real address when bound
-    to one, else a placeholder plus the loopback address for players on this machine."""
-    address = join_address(bind, port)
-    if address is not None:
-        return f"players join with: hongwu join {address} --name NAME"
-    local = "[::1]" if ":" in bind else "127.0.0.1"
-    return (f"players join with: hongwu join <this machine's address>:{port} --name NAME "
-            f"(on this machine: hongwu join {local}:{port} --name NAME)")
+def join_hint(addresses: Sequence[str]) -> str:
+    """The ``players join with: ...`` line ``hongwu host`` prints for the ``HOST:PORT`` texts
+    the host can be joined at (``Server.addresses``: the bound address, or for a wildcard this
+    machine's LAN addresses), the first in the command and any others after ``or``.
+
+    >>> join_hint(["192.168.1.20:5", "10.0.0.3:5"])
+    'players join with: hongwu join 192.168.1.20:5 --name NAME (or 10.0.0.3:5)'
+    """
+    line = f"players join with: hongwu join {addresses[0]} --name NAME"
+    return line + (f" (or {', '.join(addresses[1:])})" if len(addresses) > 1 else "")
 
 
 def missing_seats(seats: Sequence[Any], skip: int | None = None) -> list[str]:
@@ -379,8 +363,9 @@ def host_config(ns: argparse.Namespace) -> Any:
 class BackgroundHost:
     """A :class:`~net.server.Server` (plus its announcer) on its own event loop thread.
 
-    ``start()`` returns the bound port or raises what binding raised; ``stop()`` shuts all
-    down (idempotent). ``server`` is only to be touched from the loop thread
+    ``start()`` returns the bound port or raises what binding raised, and sets ``addresses``
+    (the server's ``HOST:PORT`` texts players can join at); ``stop()`` shuts all down
+    (idempotent). ``server`` is only to be touched from the loop thread
     (``call(fn)`` runs ``fn()`` there and returns its result).
     """
 
@@ -392,6 +377,7 @@ class BackgroundHost:
         self.announce = announce
         self.announce_port = announce_port
         self.announcer: Any = None
+        self.addresses: list[str] = []
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="hongwu-host",
                                        daemon=True)
@@ -402,15 +388,20 @@ class BackgroundHost:
         return asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
 
     async def _start(self) -> int:
+        from .addresses import announce_source
         from .discovery import Announcer, encode_announcement
 
         port = await self.server.start()
-        if self.announce:
+        self.addresses = list(self.server.addresses)
+        source = announce_source(self.server.bound)
+        if self.announce and source is None:
+            log.info("not announcing: no IPv4 listener (bound to %s)", self.server.bound)
+        elif self.announce:
             srv = self.server
             self.announcer = Announcer(
                 lambda: encode_announcement(srv.rooms[0].name, port,
                                             [r.summary() for r in srv.rooms]),
-                self.announce, self.announce_port)
+                self.announce, self.announce_port, source=source)
             await self.announcer.start()
         return port
 
@@ -463,7 +454,7 @@ def run_host(ns: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"hongwu host: cannot listen on {ns.bind}:{ns.port}: {exc}", file=sys.stderr)
             return 1
-        if announce is None:
+        if announce is None or host.announcer is None:  # off, or no IPv4 address to announce
             where = ""
         elif announce == ["127.0.0.1"] and not ns.announce:
             where = " (announced on this machine only)"
@@ -471,7 +462,7 @@ def run_host(ns: argparse.Namespace) -> int:
             where = " (announced on the LAN)"
         print(f"hosting '{ns.name}' on {ns.bind}:{port}{where}", flush=True)
         print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
-        print(join_hint(ns.bind, port), flush=True)
+        print(join_hint(host.addresses), flush=True)
         rules = house_rules_line(config.tables[0].options)
         if rules:
             print(rules, flush=True)
@@ -480,8 +471,7 @@ def run_host(ns: argparse.Namespace) -> int:
 
             settle_heap()  # a dedicated host: keep garbage-collector pauses short
             print(f"host key (host rights in hello): {host.server.host_key}", flush=True)
-            address = join_address(ns.bind, port) or f"<this machine's address>:{port}"
-            return _wait_headless(host, ns.hands, address=address)
+            return _wait_headless(host, ns.hands, address=host.addresses[0])
         return _host_window(host, port, ns)
     except KeyboardInterrupt:
         print("hongwu host: interrupted, stopping", file=sys.stderr, flush=True)

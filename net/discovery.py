@@ -91,12 +91,14 @@ class Announcer:
 
     Arguments: ``payload`` (callable returning the current datagram bytes, e.g. a lambda over
     :func:`encode_announcement`); ``addresses`` (IP texts to send to); ``port`` (UDP port);
-    ``interval`` seconds. Use :meth:`start` / :meth:`close` inside a running loop.
+    ``interval`` seconds; ``source``: the local IPv4 address to send from (the datagrams'
+    source, which clients join; ``""``: any, the outgoing interface's). Use :meth:`start` / :meth:`close` inside a running loop.
     """
 
     def __init__(self, payload: Callable[[], bytes], addresses: Sequence[str] = DEFAULT_ANNOUNCE,
-                 port: int = DISCOVERY_PORT, interval: float = 2.0) -> None:
+                 port: int = DISCOVERY_PORT, interval: float = 2.0, source: str = "") -> None:
         self.payload = payload
+        self.source = source
         self.addresses = tuple(addresses)
         self.port = port
         self.interval = interval
@@ -109,6 +111,12 @@ class Announcer:
         loop = asyncio.get_running_loop()
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+        if self.source:
+            try:
+                sock.bind((self.source, 0))
+            except OSError:
+                sock.close()
+                raise
         sock.setblocking(False)
         self._transport, _ = await loop.create_datagram_endpoint(_Sender, sock=sock)
         self._task = loop.create_task(self._run())

@@ -36,6 +36,7 @@ from engine.ruleset import hongwu
 from engine.state import ChooseTrump, Game, IllegalAction, Phase
 
 from . import codec, framing, protocol
+from .addresses import bound_hosts, listening_addresses
 from .ai import AIProvider
 from .protocol import ErrorCode, ProtocolError, PROTOCOL_VERSION, SUPPORTED_VERSIONS
 
@@ -1089,7 +1090,10 @@ class Server:
 
     Arguments: ``config`` (:class:`ServerConfig`), ``ai`` (:class:`~net.ai.AIProvider`;
     default: plugins when installed). Attributes after :meth:`start`: ``port`` (bound TCP
-    port), ``rooms``, ``host_key`` (grants host rights in ``hello``), ``sessions``.
+    port), ``bound`` (the hosts its sockets are bound to), ``addresses`` (the ``HOST:PORT``
+    texts it can be joined at, from them: see :func:`net.addresses.listening_addresses`),
+    ``rooms``, ``host_key`` (grants host rights in
+    ``hello``), ``sessions``.
     """
 
     def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None) -> None:
@@ -1104,6 +1108,8 @@ class Server:
         self.executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=4, thread_name_prefix="hongwu-host-ai")
         self.port: int | None = None
+        self.bound: list[str] = []
+        self.addresses: list[str] = []
         self.loop: asyncio.AbstractEventLoop = None  # type: ignore[assignment]
 
     def room(self, name: str | None) -> Room:
@@ -1128,6 +1134,10 @@ class Server:
         self._server = await asyncio.start_server(
             self._accept, self.config.bind, self.config.port, limit=self.config.max_frame)
         self.port = self._server.sockets[0].getsockname()[1]
+        self.bound = bound_hosts(self._server.sockets)
+        # off the loop: for a wildcard it looks up this machine's addresses (host name lookup)
+        self.addresses = await self.loop.run_in_executor(
+            self.executor, listening_addresses, (), self.port, self.bound)
         log.info("hosting %d table(s) on %s:%d", len(self.rooms), self.config.bind, self.port)
         return self.port
 

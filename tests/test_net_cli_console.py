@@ -19,8 +19,7 @@ import pytest
 from net import cli, codec
 from net.ai import AIProvider
 from net.bot import Bot, NoHandStarted
-from net.cli import (BackgroundHost, announce_targets, host_waiting_lines, join_address,
-                     join_hint, missing_seats)
+from net.cli import BackgroundHost, announce_targets, host_waiting_lines, join_hint, missing_seats
 from net.server import ServerConfig
 from net.testing import LOOPBACK, close_all, connect, fast_table, running_server
 
@@ -59,14 +58,10 @@ def start_host():
 
 
 # ------------------------------------------------------------------ addresses
-def test_join_address_is_the_real_address_when_bound_to_one():
-    assert join_address("127.0.0.1", 5000) == "127.0.0.1:5000"
-    assert join_address("192.168.1.20", 47470) == "192.168.1.20:47470"
-    assert join_address("::1", 5000) == "[::1]:5000"
-    assert join_address("0.0.0.0", 5000) is None and join_address("::", 1) is None
-    assert join_hint("127.0.0.1", 5000) == "players join with: hongwu join 127.0.0.1:5000 --name NAME"
-    wild = join_hint("0.0.0.0", 5000)
-    assert "<this machine's address>:5000" in wild and "hongwu join 127.0.0.1:5000" in wild
+def test_join_hint_names_the_addresses_it_is_given():
+    assert join_hint(["127.0.0.1:5000"]) == "players join with: hongwu join 127.0.0.1:5000 --name NAME"
+    assert join_hint(["192.168.1.20:5", "[2001:db8::2]:5"]) == (
+        "players join with: hongwu join 192.168.1.20:5 --name NAME (or [2001:db8::2]:5)")
 
 
 def test_loopback_hosts_are_not_announced_on_the_lan():

@@ -22,7 +22,6 @@ import asyncio
 import concurrent.futures
 import getpass
 import logging
-import socket
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -38,17 +37,6 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger(__name__)
 
 
-def local_address() -> str:
-    """This machine's LAN address as others would use it (best guess; ``127.0.0.1`` when
-    there is no network)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # TEST-NET address: nothing is sent
-            return s.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-
-
 def player_name() -> str:
     """A display name for this player: the login name, trimmed (``player`` if unknown)."""
     try:
@@ -59,11 +47,14 @@ def player_name() -> str:
 
 
 class HostHandle:
-    """A :class:`net.cli.BackgroundHost` owned by the client; ``close()`` stops it."""
+    """A :class:`net.cli.BackgroundHost` owned by the client; ``close()`` stops it.
+    ``addresses``: the ``HOST:PORT`` texts the server can be joined at (only addresses it
+    listens on: see :func:`net.addresses.join_addresses`)."""
 
     def __init__(self, host: Any, port: int) -> None:
         self.host = host
         self.port = port
+        self.addresses: list[str] = list(host.addresses)
 
     def close(self) -> None:
         """Stop the server (idempotent)."""
@@ -404,7 +395,9 @@ class LanScreen(Screen):
 
     def _lobby_line(self) -> str:
         if self.handle is not None:
-            return _("Hosting on {addr}:{port} — others join with this address").format(
-                addr=local_address(), port=self.handle.port)
+            addresses = self.handle.addresses
+            text = (_("Hosting on {addresses} — others join with this address") if len(addresses) == 1
+                    else _("Hosting on {addresses} — others join with one of these addresses"))
+            return text.format(addresses=", ".join(addresses))
         t = self.table
         return _("Joined {name}").format(name=(t.table.get("name") if t is not None else "") or "")
