@@ -24,6 +24,8 @@ LANGUAGES = ("zh", "en")
 DIFFICULTIES = ("easy", "normal", "hard")
 #: animation speeds at the table (``instant`` pace turns animations off whatever this says)
 ANIMATIONS = ("off", "normal", "fast")
+#: side-suit orders of the hand, left to right (S H C D = ♠ ♥ ♣ ♦; the first is the default)
+SUIT_ORDERS = ("SHCD", "HSDC", "CDSH", "DCHS")
 
 
 def config_dir() -> Path:
@@ -50,7 +52,9 @@ class Settings:
     ``animations`` one of :data:`ANIMATIONS` (table animation speed); ``house_rules`` the
     house-rule options chosen on the new-game screen, ``{RuleOptions name: value}`` (only valid
     entries are kept, see :func:`valid_house_rules`; RULES.md "Options"), used for local games
-    and for tables hosted from this client.
+    and for tables hosted from this client.  At the table (:mod:`game.scenes.table_extras`):
+    ``smart_select`` (a tap raises the pair or tractor the lead calls for), ``trumps_left``
+    (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`).
     """
 
     lang: str | None = None
@@ -63,6 +67,9 @@ class Settings:
     fullscreen: bool = False
     animations: str = "normal"
     house_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
+    smart_select: bool = True
+    trumps_left: bool = False
+    suit_order: str = "SHCD"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -89,6 +96,11 @@ class Settings:
         if data.get("animations") in ANIMATIONS:
             s.animations = data["animations"]
         s.house_rules = valid_house_rules(data.get("house_rules"))
+        for name in ("smart_select", "trumps_left"):
+            if isinstance(data.get(name), bool):
+                setattr(s, name, data[name])
+        if data.get("suit_order") in SUIT_ORDERS:
+            s.suit_order = data["suit_order"]
         return s
 
     def to_dict(self) -> dict[str, Any]:
