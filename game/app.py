@@ -206,6 +206,9 @@ class App:
         self.scene = TableScene(table, self.window.get_size(), self.pace, self.audio, clock=self.game_clock,
                                 on_event=self._on_event, on_next_hand=self.next_hand,
                                 toolbar_items=self._toolbar_items, on_toolbar=self._on_toolbar, **extra)
+        from game.scenes import table_extras as extras
+
+        extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
         self._demo = getattr(table, "seat", None) is None
 
     # -- window -------------------------------------------------------------------------------
@@ -711,6 +714,15 @@ class App:
         if self.scene is not None and hasattr(self.scene, "set_animations"):
             self.scene.set_animations(animations)
         self._save(animations=animations)
+
+    def set_table_prefs(self, **changes: Any) -> None:
+        """Change and save table preferences (``smart_select``, ``trumps_left``,
+        ``suit_order``; see :mod:`game.scenes.table_extras`); the table follows at once."""
+        from game.scenes import table_extras as extras
+
+        self._save(**changes)
+        if self.scene is not None and hasattr(self.scene, "prefs"):
+            extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
 
     def set_muted(self, muted: bool) -> None:
         """Sound off (True) or on, saved."""

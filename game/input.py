@@ -10,7 +10,8 @@ id.  Only the first finger down is followed (a second finger is ignored until it
 
 **Keys** (:data:`KEYS`): ←/→ move the card cursor, ↑/Space raise (Space toggles), ↓ lowers,
 Enter plays / confirms, 1–4 pick the bid (or trump suit) buttons, 0 or P passes, H hint,
-L last trick (hold, or tap to toggle), A auto-play, S skip the animation, Backspace clears the
+L last trick (hold, or tap to toggle), K the
+dealer's buried cards (the same way), A auto-play, S skip the animation, Backspace clears the
 selection, Esc the menu.
 
 **Menu.** Esc calls the scene's ``on_escape`` callback when one is set; otherwise
@@ -48,6 +49,7 @@ KEYS: dict[int, str] = {
     pygame.K_0: "pass", pygame.K_KP0: "pass", pygame.K_p: "pass",
     pygame.K_h: "hint",
     pygame.K_l: "last",
+    pygame.K_k: "buried",
     pygame.K_a: "auto",
     pygame.K_s: "skip",
     pygame.K_BACKSPACE: "clear",
@@ -75,6 +77,7 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("0 / P", N_("pass")),
     ("H", N_("hint")),
     ("L", N_("last trick (hold, or tap to toggle)")),
+    ("K", N_("the dealer's buried cards (hold, or tap to toggle)")),
     ("A", N_("auto-play on / off")),
     ("S", N_("skip the animation")),
     ("Backspace", N_("lower every raised card")),

@@ -26,6 +26,8 @@ DIFFICULTIES = ("easy", "normal", "hard")
 ANIMATIONS = ("off", "normal", "fast")
 #: how the client draws (``--renderer``, see :mod:`game.render_backend`)
 RENDERERS = ("auto", "gpu", "software")
+#: side-suit orders of the hand, left to right (S H C D = ♠ ♥ ♣ ♦; the first is the default)
+SUIT_ORDERS = ("SHCD", "HSDC", "CDSH", "DCHS")
 
 
 def config_dir() -> Path:
@@ -53,7 +55,9 @@ class Settings:
     house-rule options chosen on the new-game screen, ``{RuleOptions name: value}`` (only valid
     entries are kept, see :func:`valid_house_rules`; RULES.md "Options"), used for local games
     and for tables hosted from this client; ``renderer`` one of :data:`RENDERERS`, the last
-    ``--renderer`` given to ``hongwu play``/``host``/``join`` (see :func:`renderer_choice`).
+    ``--renderer`` given to ``hongwu play``/``host``/``join`` (see :func:`renderer_choice`).  At the table (:mod:`game.scenes.table_extras`):
+    ``smart_select`` (a tap raises the pair or tractor the lead calls for), ``trumps_left``
+    (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`).
     """
 
     lang: str | None = None
@@ -67,6 +71,9 @@ class Settings:
     animations: str = "normal"
     house_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
     renderer: str = "auto"
+    smart_select: bool = True
+    trumps_left: bool = False
+    suit_order: str = "SHCD"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -95,6 +102,11 @@ class Settings:
         s.house_rules = valid_house_rules(data.get("house_rules"))
         if data.get("renderer") in RENDERERS:
             s.renderer = data["renderer"]
+        for name in ("smart_select", "trumps_left"):
+            if isinstance(data.get(name), bool):
+                setattr(s, name, data[name])
+        if data.get("suit_order") in SUIT_ORDERS:
+            s.suit_order = data["suit_order"]
         return s
 
     def to_dict(self) -> dict[str, Any]:

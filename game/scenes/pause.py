@@ -6,7 +6,9 @@ open a local game is frozen: no AI acts and no countdown runs (the app pauses it
 
 :class:`SettingsScreen` changes language, speed, sound (on/off and volume) and full screen;
 each change applies at once and is saved (keys ``lang:zh`` ``lang:en``, ``speed:<speed>``,
-``sound:on`` ``sound:off``, ``vol:-`` ``vol:+``, ``full:on`` ``full:off``, ``back``).
+``sound:on`` ``sound:off``, ``vol:-`` ``vol:+``, ``full:on`` ``full:off``, ``back``), and the
+table preferences of :mod:`game.scenes.table_extras` (``smart:on`` ``smart:off``,
+``trumps:left`` ``trumps:right``, ``suits:<order>``).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from game.i18n import _
 from game.pacing import SPEEDS
 from game.scenes.menu import Choice, FormScreen, Screen, draw_form_panel
 from game.scenes.newgame import LANGUAGE_NAMES
+from game.scenes.table_extras import TABLE_KEYS, table_rows
 from game.widgets import ACCENT, Button, draw_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,7 +106,7 @@ class SettingsScreen(FormScreen):
                            Choice("vol:value", f"{vol}%", style="flat", enabled=False),
                            Choice("vol:+", "+", style="normal", enabled=vol < 100, weight=0.4)]),
             (_("Full screen"), [Choice("full:on", _("On"), full), Choice("full:off", _("Off"), not full)]),
-        ]
+        ] + table_rows(app.settings)
 
     def note(self) -> str:
         """The real state: whether changes are saved, and whether there is sound at all."""
@@ -130,5 +133,7 @@ class SettingsScreen(FormScreen):
                 app.set_muted(False)
         elif head == "full":
             app.set_fullscreen(arg == "on")
+        elif head in TABLE_KEYS:
+            app.set_table_prefs(**{TABLE_KEYS[head]: arg if head == "suits" else arg in ("on", "left")})
         elif button.key == "back":
             app.pop_screen(self)

@@ -53,6 +53,7 @@ from game.scenes.bury import BuryPanel
 from game.scenes.hand import HandView
 from game.scenes.play import PlayPanel
 from game.scenes.settle import SettlePanel
+from game.scenes import table_extras as extras
 from game.scenes.trump import SUIT_ORDER, TrumpPanel
 from game.text import SUIT_NAMES, cards_label, reason_text, seat_name, suit_label
 from game.widgets import (ACCENT, ERROR, TEXT, Button, RowItem, Toast, draw_panel, draw_text, fit_row, icon,
@@ -136,6 +137,8 @@ class TableScene:
         self.show_settlement = False
         self.auto = False
         self.show_last = False
+        self.show_buried = False  # the dealer's buried cards shown (查看底牌, see table_extras)
+        self.prefs = extras.TablePrefs()
         self.flourishes: list[tuple[str, int]] = []
         self.callouts: list[tuple[str, int, str]] = []
         self.points_shown = [0, 0, 0, 0]
@@ -339,6 +342,7 @@ class TableScene:
     def toggle_last_trick(self, on: bool | None = None) -> bool:
         """Show/hide the previous trick (上一轮) over the table; returns the new state."""
         self.show_last = (not self.show_last) if on is None else bool(on)
+        self.show_buried = self.show_buried and not self.show_last
         self.invalidate()
         return self.show_last
 
@@ -386,6 +390,7 @@ class TableScene:
             idx = self.hand.card_at(self.layout, pos)
             if idx is not None:
                 self.hand.toggle(idx)
+                extras.smart_raise(self, idx)
                 self._drag = (idx in self.hand.selected, {idx})
                 self._damage_hand()
                 return
@@ -425,6 +430,8 @@ class TableScene:
             return
         now = self.clock()
         if ev.type == pygame.KEYUP:
+            if act == "buried":
+                extras.on_buried_key(self, ev, now)
             if act == "last" and self._last_down is not None:
                 held = now - self._last_down >= HOLD_S
                 self._last_down = None
@@ -443,6 +450,8 @@ class TableScene:
             self.hint()
         elif act == "auto":
             self.toggle_auto()
+        elif act == "buried":
+            extras.on_buried_key(self, ev, now)
         elif act == "last":
             if getattr(ev, "repeat", False) or self._last_down is not None:
                 return
@@ -467,6 +476,7 @@ class TableScene:
                 self.hand.toggle(i)
             else:
                 self.hand.set_raised(i, act == "raise")
+            extras.smart_raise(self, i)
             self._damage_hand()
         elif act == "clear":
             if self.hand.selected:
@@ -520,6 +530,9 @@ class TableScene:
             return
         if b.key == "help:last":
             self.toggle_last_trick()
+            return
+        if b.key == "help:buried":
+            extras.toggle_buried(self)
             return
         panel = self.panels["settle"] if b.key == "next" else self.panel
         panel.on_button(b, self.view)
@@ -647,7 +660,8 @@ class TableScene:
         v = self.view
         marked = v.kitty if (v.kitty and v.phase.value == "bury") else ()
         self.hand.trump_ctx = v.ctx
-        self.hand.set_cards(v.hand, marked)
+        self.hand.set_cards(extras.arrange(v.hand, v.ctx, self.prefs), marked)
+        self.show_buried = self.show_buried and extras.can_show_buried(v)
 
     def _queue_prewarm(self) -> None:
         """Render card faces ahead of need, a few per frame: the hand, and every card at the
@@ -1069,6 +1083,8 @@ class TableScene:
         """Last trick / Hint / Auto-play in the right-hand column."""
         v = self.view
         items = [("help:last", _("Last trick"), v.last_trick is not None, self.show_last)]
+        if extras.can_show_buried(v):
+            items.append(("help:buried", _("Kitty"), True, self.show_buried))
         if v.seat is not None:
             items.append(("help:hint", _("Hint"), v.my_turn and not self._dealing and not self.show_settlement, False))
             items.append(("help:auto", _("Auto"), True, self.auto))
@@ -1134,7 +1150,9 @@ class TableScene:
         return (), None, False, None
 
     def _draw_trick_area(self, surf: pygame.Surface) -> None:
-        if self.show_last:
+        if self.show_buried:
+            extras.draw_buried(surf, self)
+        elif self.show_last:
             self._draw_last_trick(surf)
         else:
             self._draw_trick(surf)
@@ -1244,7 +1262,7 @@ class TableScene:
         lay = self.layout
         v = self.view
         out: list[pygame.Rect] = []
-        if self.show_last:
+        if self.show_last or self.show_buried:
             out.append(self.last_trick_box())
         plays, winner, _done, _last = self._trick_on_table()
         for seat, cards in plays:
