@@ -371,6 +371,40 @@ class TextureBackend(Backend):
         self._full = False
         return [self.surface.get_rect()]
 
+    def self_test(self) -> str | None:
+        """Check that this renderer shows what the software path would: a full upload, a
+        partial one away from the top-left, and a faded sprite, read back and compared
+        pixel for pixel.  Returns None when it draws right, else what went wrong (one line).
+        Leaves the backend ready for a full first frame.  Never raises."""
+        try:
+            size = (96, 64)
+            bg = pygame.Surface(size)
+            bg.fill((0, 80, 0))
+            sprite = pygame.Surface((10, 10), pygame.SRCALPHA)
+            sprite.fill((250, 250, 240, 200))
+            self._upload(bg, None)
+            bg.fill((200, 30, 30), pygame.Rect(60, 40, 12, 12))
+            self._upload(bg, [pygame.Rect(60, 40, 12, 12)])
+            self._compose([(sprite, (20, 20), 128)])
+            want = SoftwareBackend(pygame.Surface(size), update_display=False)
+            want.present_frame(Frame(bg, None, [(sprite, (20, 20), 128)], source=self))
+            shown = self.renderer.to_surface().subsurface(pygame.Rect((0, 0), size))
+            if pygame.image.tobytes(shown, "RGB") == pygame.image.tobytes(want.surface, "RGB"):
+                return None
+            for x in range(size[0]):
+                for y in range(size[1]):
+                    if shown.get_at((x, y))[:3] != want.surface.get_at((x, y))[:3]:
+                        return f"pixel {(x, y)} is {tuple(shown.get_at((x, y)))[:3]}, " \
+                               f"should be {tuple(want.surface.get_at((x, y)))[:3]}"
+            return None
+        except Exception as exc:  # a driver without read-back or render targets
+            return f"{type(exc).__name__}: {exc}"
+        finally:
+            self._bg_tex = None
+            self._textures.clear()
+            self._full = True
+            self.frames_presented = 0
+
     def screenshot(self) -> pygame.Surface:
         """What the renderer shows (read back from the GPU)."""
         try:
@@ -538,8 +572,12 @@ def create_backend(renderer: str = "auto", size: tuple[int, int] = (1280, 720), 
         accelerated = 0 if renderer == "gpu-soft" else 1
         try:
             backend = _open_texture_window(title, size, fullscreen, accelerated)
-            log.info("renderer: GPU textures (%s)", backend.driver)
-            return backend
+            problem = backend.self_test()
+            if problem is None:
+                log.info("renderer: GPU textures (%s)", backend.driver)
+                return backend
+            backend.close()
+            log.warning("GPU renderer draws wrong (%s); using software surfaces", problem)
         except Exception as exc:
             level = logging.WARNING if renderer == "gpu" else logging.INFO
             log.log(level, "GPU renderer unavailable (%s); using software surfaces", exc)

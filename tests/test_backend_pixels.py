@@ -208,3 +208,39 @@ def test_gpu_menus_and_overlays_equal_their_canvas(size):
         assert shadow.compared >= 10 and shadow.partial > 0
     finally:
         app.close()
+
+
+def test_self_test_passes_here_and_a_renderer_that_draws_wrong_falls_back(monkeypatch, caplog):
+    """The start-up self-test accepts SDL's renderer as it is, and refuses one whose partial
+    uploads land in the wrong place (as ``Texture.update(surface, area)`` does), so the
+    client falls back to software surfaces with one log line."""
+    import logging
+
+    from game import render_backend as rb
+
+    pygame.init()
+    be = rb.create_backend("gpu-soft", (800, 480), title="test")
+    if not isinstance(be, TextureBackend):
+        pytest.skip("SDL's renderer is not available here")
+    try:
+        assert be.self_test() is None
+    finally:
+        be.close()
+
+    def misplaced_upload(self, bg, damage):  # the old defect: every patch lands at the top-left
+        if self._bg_tex is None or damage is None:
+            self._bg_tex = self._Texture.from_surface(self.renderer, bg)
+            self._bg_size = bg.get_size()
+            return
+        for r in damage:
+            self._bg_tex.update(bg.subsurface(r), r)
+
+    monkeypatch.setattr(rb.TextureBackend, "_upload", misplaced_upload)
+    with caplog.at_level(logging.WARNING, logger=rb.__name__):
+        be = rb.create_backend("gpu-soft", (800, 480), title="test")
+    try:
+        assert isinstance(be, SoftwareBackend)
+        warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+        assert len(warnings) == 1 and "draws wrong" in warnings[0].getMessage()
+    finally:
+        be.close()
