@@ -30,6 +30,7 @@ import pygame
 from game import fonts, house_rules, presets
 from game.i18n import _
 from game.scenes.menu import Screen, draw_form_panel
+from game.text import ai_name
 from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, draw_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -392,7 +393,7 @@ class LanScreen(Screen):
                 if kind == "empty":
                     who = _("(empty)")
                 elif kind == "ai":
-                    who = f"{_('AI')}: {s.get('ai') or who}"
+                    who = f"{_('AI')}: {ai_name(s.get('ai')) if s.get('ai') else who}"
                 if i == me:
                     who += " — " + _("you")
                 mark = "✓ " if s.get("ready") and kind != "empty" else ""
