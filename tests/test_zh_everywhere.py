@@ -97,11 +97,22 @@ def test_menus_new_game_settings_rules_in_chinese(drawn):
             opener()
             for _ in range(3):
                 app.step()
+            top = app.top
+            for seat in (1, 2, 3) if opener == app.open_new_game else ():  # every AI in the pickers
+                for _ in range(len(top.ais)):
+                    top.cycle_seat(seat, 1)
+                    top.invalidate()
+                    app.step()
+            while getattr(top, "scroll", 0) < getattr(top, "max_scroll", 0):  # the rules, to the end
+                top.scroll = min(top.max_scroll, top.scroll + 200)
+                top.invalidate()
+                app.step()
             app.screens.pop()
             app.step()
     finally:
         app.close()
     assert len(drawn) > 20
+    assert {"基础", "专家", "随机"} <= set(drawn)  # the built-in AIs in the seat pickers
     assert not english(drawn), english(drawn)
 
 
@@ -211,3 +222,27 @@ def test_lan_lobby_in_chinese(drawn, monkeypatch):
         app.close()
     left = english(t.replace(own, "") for t in drawn)
     assert not left, left
+
+
+def test_lan_join_screen_with_a_table_found_in_chinese(drawn, monkeypatch):
+    pytest.importorskip("net.remote_table")
+    from net.discovery import Found
+
+    from game.scenes import lan
+
+    monkeypatch.setattr(lan.LanScreen, "_discover", lambda self: None)  # no real listening
+    app = App(Options(menu=True, lang="zh", speed="instant", audio=False, user_plugins=False,
+                      size=(1280, 720), max_frames=5000))
+    try:
+        app.open_lan("join")
+        scr = app.top
+        app.step()
+        scr.found = [Found("127.0.0.1", 47470, "Ann", 1, ({"free_seats": 2},))]
+        scr.invalidate()
+        for _ in range(3):
+            app.step()
+        assert scr.state == "find"
+    finally:
+        app.close()
+    assert any("Ann" in t for t in drawn)
+    assert not english(drawn), english(drawn)

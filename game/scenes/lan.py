@@ -322,7 +322,10 @@ class LanScreen(Screen):
             y += bh + m.gap  # the address field
             y += m.small + m.gap
             for i, f in enumerate(self.found[:4]):
-                out.append(Button(f"found:{i}", pygame.Rect(x0, y, w, bh), f.describe(), style="normal"))
+                free = sum(int(t.get("free_seats", 0)) for t in f.tables)
+                label = _("{name}  {address}:{port}  ({n} free seats)").format(
+                    name=f.name, address=f.address, port=f.port, n=free)
+                out.append(Button(f"found:{i}", pygame.Rect(x0, y, w, bh), label, style="normal"))
                 y += bh + m.gap
         elif self.state == "lobby" and self.table is not None:
             me = self.table.seat
