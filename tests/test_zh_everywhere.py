@@ -21,7 +21,8 @@ from tests.client_driver import make_app, throw_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: ASCII words allowed on a Chinese screen: key names, "AI", units, the placeholder names the
+#: ASCII words allowed on a Chinese screen: key names, "AI", "English" (the language button names
+#: the language it switches to), units, the placeholder names the
 #: tests give and a plugin's own name (shown as it registered).
 ALLOWED = {"AI", "English", "Esc", "Enter", "Space", "Backspace", "Tab", "Ctrl", "Shift", "Alt", "Home", "End",
            "Ann", "Bob", "PgUp", "PgDn", "ms", "px", "fps", "LAN", "IP", "TCP", "UDP", "myplug", "F1", "F11"}
