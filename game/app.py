@@ -336,8 +336,10 @@ class App:
         if self.scene is not None and not frozen:
             notices = getattr(self.table, "notices", None)  # a LAN table: auto-play, chat, reconnects
             if callable(notices):
+                from game.text import lan_notice
+
                 for line in notices():
-                    self.scene.toast(line, seconds=4.0)
+                    self.scene.toast(lan_notice(line), seconds=4.0)
             self.scene.update()
             # demo: no one to press Next hand
             if self._demo and self.scene.show_settlement and self.scene.settled_at is not None:

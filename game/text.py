@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from game.i18n import N_, _, translate_reason
 from game.layout import BOTTOM, LEFT, RIGHT, TOP, position_of
@@ -40,6 +41,7 @@ def seat_name(seat: int, local_seat: int | None, names=None) -> str:
     ``names`` (optional) are the table's four display names.
     """
     extra = names[seat] if names and seat < len(names) else ""
+    extra = ai_name(extra) if extra and extra != "human" else ""
     if local_seat is None:
         base = _("Seat {n}").format(n=seat)
     else:
@@ -48,6 +50,62 @@ def seat_name(seat: int, local_seat: int | None, names=None) -> str:
             return _("You")
         base = _(POSITION_NAMES[pos])
     return f"{base} ({extra})" if extra and extra != "human" else base
+
+
+#: the built-in AIs' names as shown (a plugin's own name is shown as it registered)
+AI_NAMES = {"basic": N_("basic"), "expert": N_("expert"), "random": N_("random"),
+            "first": N_("first"), "human": N_("human")}
+#: markers a LAN table (net.remote_table) appends to a seat's name
+NAME_MARKS = {" [auto]": N_(" [auto]"), " [offline]": N_(" [offline]")}
+
+
+def ai_name(name: str) -> str:
+    """A seat or AI name for display: a built-in AI's name and the LAN markers (`` [auto]``,
+    `` [offline]``) in the UI language; ``seat N`` placeholders too; other names as given."""
+    name = str(name or "")
+    mark = ""
+    for eng, msg in NAME_MARKS.items():
+        if name.endswith(eng):
+            name, mark = name[: -len(eng)], _(msg)
+            break
+    if name in AI_NAMES:
+        name = _(AI_NAMES[name])
+    else:
+        m = re.fullmatch(r"seat (\d+)", name)
+        if m:
+            name = _("Seat {n}").format(n=m.group(1))
+    return name + mark
+
+
+_AUTO_REASONS = {"timeout": N_("time ran out"), "request": N_("asked for"), "disconnect": N_("disconnected"),
+                 "reconnect": N_("reconnected"), "action": N_("played again"),
+                 "fill": N_("seat filled")}
+_LAN_LINES = {"connection lost; reconnecting...": N_("connection lost; reconnecting..."),
+              "reconnected": N_("reconnected"),
+              "could not reconnect to the host": N_("could not reconnect to the host")}
+
+
+def lan_notice(line: str) -> str:
+    """A notice line of a LAN table (``net.remote_table.RemoteTable.notices``) in the UI
+    language; a line of unknown form (a chat line) is shown as it is."""
+    line = str(line)
+    if line in _LAN_LINES:
+        return _(_LAN_LINES[line])
+    m = re.fullmatch(r"auto-play (on|off) for (.*) \((\w+)\)", line)
+    if m:
+        on, who, why = m.groups()
+        who = _("you") if who == "you" else ai_name(who)
+        msg = N_("auto-play on for {who} ({reason})") if on == "on" else N_("auto-play off for {who} ({reason})")
+        return _(msg).format(who=who, reason=_(_AUTO_REASONS[why]) if why in _AUTO_REASONS else why)
+    m = re.fullmatch(r"reconnect refused: (.*)", line)
+    if m:
+        return _("reconnect refused: {reason}").format(reason=m.group(1))
+    m = re.fullmatch(r"disconnected from the host: (.*)", line)
+    if m:
+        reason = m.group(1)
+        return _("disconnected from the host: {reason}").format(
+            reason=_("connection lost") if reason == "connection lost" else reason)
+    return line
 
 
 # -- engine refusals (engine/refusals.py codes) -------------------------------------------------

@@ -29,6 +29,7 @@ import pygame
 from game import fonts, house_rules, presets
 from game.i18n import _
 from game.scenes.menu import Screen, draw_form_panel
+from game.text import ai_name
 from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, draw_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -312,7 +313,10 @@ class LanScreen(Screen):
             y += bh + m.gap  # the address field
             y += m.small + m.gap
             for i, f in enumerate(self.found[:4]):
-                out.append(Button(f"found:{i}", pygame.Rect(x0, y, w, bh), f.describe(), style="normal"))
+                free = sum(int(t.get("free_seats", 0)) for t in f.tables)
+                label = _("{name}  {address}:{port}  ({n} free seats)").format(
+                    name=f.name, address=f.address, port=f.port, n=free)
+                out.append(Button(f"found:{i}", pygame.Rect(x0, y, w, bh), label, style="normal"))
                 y += bh + m.gap
         elif self.state == "lobby" and self.table is not None:
             me = self.table.seat
@@ -383,7 +387,7 @@ class LanScreen(Screen):
                 if kind == "empty":
                     who = _("(empty)")
                 elif kind == "ai":
-                    who = f"{_('AI')}: {s.get('ai') or who}"
+                    who = f"{_('AI')}: {ai_name(s.get('ai')) if s.get('ai') else who}"
                 if i == me:
                     who += " — " + _("you")
                 mark = "✓ " if s.get("ready") and kind != "empty" else ""

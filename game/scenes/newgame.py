@@ -25,7 +25,7 @@ from game.i18n import _
 from game.layout import LEFT, RIGHT, TOP
 from game.pacing import SPEEDS
 from game.scenes.menu import Choice, FormScreen
-from game.text import POSITION_NAMES
+from game.text import POSITION_NAMES, ai_name
 from game.widgets import Button
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,7 +69,7 @@ class NewGameScene(FormScreen):
             label = _("{pos} (seat {n})").format(pos=_(POSITION_NAMES[SEAT_POSITIONS[seat]]), n=seat)
             rows.append((label, [
                 Choice(f"seat{seat}:prev", "◀", style="normal", weight=0.25),
-                Choice(f"seat{seat}:name", self.seats[seat], style="flat", weight=1.5),
+                Choice(f"seat{seat}:name", ai_name(self.seats[seat]), style="flat", weight=1.5),
                 Choice(f"seat{seat}:next", "▶", style="normal", weight=0.25),
             ]))
         rows.append((_("House rules"), [
