@@ -133,6 +133,15 @@ class ServerConfig:
     host_key: str | None = None
 
 
+def same_secret(given: Any, expected: str | None) -> bool:
+    """Whether ``given`` (a token or key from the wire) equals ``expected``, compared in constant
+    time.  Any string works, ASCII or not (both are compared as UTF-8 bytes); anything else,
+    or an unset ``expected``, is simply False (PROTOCOL.md section 3)."""
+    if not isinstance(given, str) or not expected:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8"))
+
+
 def clean_name(name: str, fallback: str = "player") -> str:
     """A display name without control characters, trimmed to ``protocol.NAME_MAX``."""
     text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
@@ -307,8 +316,7 @@ class Room:
     def resume(self, session: "Session", token: str, name: str) -> None:
         """Give ``session`` the seat that ``token`` names (a reconnect). A session still
         holding it is told REPLACED and closed. Raises BAD_TOKEN."""
-        st = next((s for s in self.seats if s.token is not None and
-                   secrets.compare_digest(s.token, token)), None)
+        st = next((s for s in self.seats if s.token is not None and same_secret(token, s.token)), None)
         if st is None or st.kind != "human":
             raise ProtocolError(ErrorCode.BAD_TOKEN)
         old = st.session
@@ -484,10 +492,12 @@ class Room:
         return {"seat": st.index, "auto": st.auto}
 
     def chat(self, session: "Session", text: str) -> None:
-        """Relay a chat line to everyone at the table."""
+        """Relay a chat line (control characters removed) to everyone at the table.
+        Raises BAD_PARAMS for a line with no visible character (PROTOCOL.md ``chat``)."""
         text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
-        if text:
-            self.broadcast("chat", {"seat": session.seat, "name": session.name, "text": text})
+        if not text:
+            raise ProtocolError(ErrorCode.BAD_PARAMS, "text: a chat line needs at least one visible character")
+        self.broadcast("chat", {"seat": session.seat, "name": session.name, "text": text})
 
     # ------------------------------------------------------------------ actions
     def act(self, session: "Session", method: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -982,10 +992,11 @@ class Session:
                                 f"not {p['protocol']}", fatal=True)
         self.protocol = p["protocol"]
         room = self.server.room(p.get("table"))
-        name = clean_name(p["name"])
+        name = clean_name(p["name"], "")
+        if not name:
+            raise ProtocolError(ErrorCode.BAD_PARAMS, "name: needs at least one visible character")
         self.name = name
-        key = p.get("host_key")
-        self.host = bool(key) and secrets.compare_digest(str(key), self.server.host_key)
+        self.host = same_secret(p.get("host_key"), self.server.host_key)
         resumed = False
         if p.get("token"):
             room.resume(self, p["token"], name)
