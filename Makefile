@@ -21,7 +21,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/engine_speed.py
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/ai_speed.py
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/client_frames.py
+	SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/client_frames.py  # x11 when DISPLAY is set, else dummy
 	$(BIN)/python benchmarks/net_roundtrip.py
 	$(BIN)/python benchmarks/net_tables.py
 

@@ -488,6 +488,10 @@ def desktop_size() -> tuple[int, int] | None:
 
 
 def _open_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
+    # Dirty rectangles want SDL's native window framebuffer: by default SDL may emulate it with a
+    # renderer texture (on X11 with Mesa that is llvmpipe OpenGL), which uploads and presents the
+    # whole window on every update and loads ~100 MB of GL libraries.  A user's setting wins.
+    os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
     flags = pygame.RESIZABLE
     desk = desktop_size()
     if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):

@@ -765,6 +765,22 @@ def test_renderer_option_falls_back_to_software_without_gpu():
         app.close()
 
 
+def test_software_backend_asks_for_the_native_framebuffer(monkeypatch):
+    """Software surfaces turn SDL's texture-emulated framebuffer off (a full-window upload per
+    update on X11 with Mesa), unless the user chose otherwise."""
+    import os
+
+    from game.render_backend import create_backend
+
+    monkeypatch.delenv("SDL_FRAMEBUFFER_ACCELERATION", raising=False)
+    be = create_backend("software", (320, 200), title="test")
+    assert be.kind == "software"
+    assert os.environ["SDL_FRAMEBUFFER_ACCELERATION"] == "0"
+    monkeypatch.setenv("SDL_FRAMEBUFFER_ACCELERATION", "1")
+    create_backend("software", (320, 200), title="test")
+    assert os.environ["SDL_FRAMEBUFFER_ACCELERATION"] == "1"
+
+
 def test_set_animations_is_saved_and_applied(tmp_path, monkeypatch):
     from game import settings
 

@@ -1,5 +1,12 @@
 #!/usr/bin/env python3
-"""Screenshots of the real client, taken offscreen (SDL dummy video and audio drivers).
+"""Screenshots of the real client, on a real X display when there is one.
+
+With ``Xvfb`` installed it starts ``Xvfb :74`` (stopped at the end) and runs the client there
+with SDL's ``x11`` video driver and the default renderer (``auto``: GPU textures when SDL
+offers an accelerated renderer, else software surfaces); each PNG is read back from what was
+presented.  Without Xvfb — or with ``--driver dummy``, or when ``SDL_VIDEODRIVER=dummy`` is
+already set (the tests) — it runs offscreen under SDL's dummy video driver as before.  The
+driver and renderer used are printed.  Audio goes to SDL's dummy audio driver.
 
 Runs :class:`game.app.App` exactly as ``hongwu`` does, starting at the main menu, and drives
 it with real mouse events on its own buttons and cards: main menu, new game, rules, then a
@@ -10,7 +17,7 @@ language is written to ``docs/screenshots/<scene>_<lang>.png``.
 Usage::
 
     python tools/screenshots.py [--out DIR] [--lang zh] [--lang en] [--size 1280x720]
-                                [--scene menu --scene play ...] [--seed N]
+                                [--scene menu --scene play ...] [--seed N] [--driver auto|xvfb|dummy]
 
 Scenes: menu, newgame, rules, bidding, trump, bury, play, pause (the Esc menu over the table),
 settle.  Settings are read from and
@@ -22,8 +29,12 @@ otherwise.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
+import subprocess
 import sys
+import time
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
@@ -33,10 +44,50 @@ SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "pause
 DEFAULT_OUT = ROOT / "docs" / "screenshots"
 DEFAULT_SEED = 20240605
 MAX_FRAMES = 4000
+XVFB_DISPLAY = ":74"
 
 
-def _setup_env() -> None:
-    os.environ["SDL_VIDEODRIVER"] = "dummy"
+def start_xvfb(size: tuple[int, int], display: str = XVFB_DISPLAY) -> subprocess.Popen:
+    """Start ``Xvfb display`` with a screen large enough for a ``size`` window (the client
+    shrinks windows that do not fit the desktop) and wait for it; stopped at exit.  Raises
+    RuntimeError when it does not come up."""
+    sw, sh = max(1920, int(size[0] / 0.9) + 16), max(1080, int(size[1] / 0.85) + 16)
+    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{sw}x{sh}x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def stop() -> None:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+    atexit.register(stop)
+    sock = Path(f"/tmp/.X11-unix/X{display.lstrip(':')}")
+    for _ in range(100):
+        if proc.poll() is not None:
+            raise RuntimeError(f"Xvfb {display} exited with {proc.returncode} (display in use?)")
+        if sock.exists():
+            return proc
+        time.sleep(0.05)
+    stop()
+    raise RuntimeError(f"Xvfb {display} did not start")
+
+
+def _choose_driver(driver: str) -> str:
+    """``xvfb`` or ``dummy`` for ``--driver`` (``auto``: Xvfb when installed, unless
+    ``SDL_VIDEODRIVER=dummy`` is already set)."""
+    if driver == "auto":
+        forced = os.environ.get("SDL_VIDEODRIVER") == "dummy"
+        driver = "xvfb" if shutil.which("Xvfb") and not forced else "dummy"
+    return driver
+
+
+def _setup_env(driver: str = "dummy") -> None:
+    os.environ["SDL_VIDEODRIVER"] = "x11" if driver == "xvfb" else "dummy"
+    if driver == "xvfb":
+        os.environ["DISPLAY"] = XVFB_DISPLAY
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     os.environ.setdefault("HONGWU_CONFIG_DIR", tempfile.mkdtemp(prefix="hongwu-shots-"))
@@ -64,6 +115,9 @@ class Shooter:
                                out=io.StringIO()),
                        clock=lambda: self.now)
         self._me: Any = None
+        b = self.app.backend
+        self.renderer = (f"gpu (TextureBackend, {getattr(b, 'driver', '')})" if b.kind == "gpu"
+                         else f"{b.kind} (SoftwareBackend)")
 
     # -- input ------------------------------------------------------------------------------------
     def step(self, n: int = 1, dt: float = 0.05) -> None:
@@ -122,7 +176,7 @@ class Shooter:
         self.step(2, 0.0)
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / f"{name}_{self.lang}.png"
-        pygame.image.save(self.app.window, str(path))
+        pygame.image.save(self.app.backend.screenshot(), str(path))  # what was presented
         self.saved.append(path)
 
     # -- the tour ---------------------------------------------------------------------------------------
@@ -208,18 +262,28 @@ def _size(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point; returns the exit code."""
-    ap = argparse.ArgumentParser(description="Screenshots of the real client, offscreen.")
+    ap = argparse.ArgumentParser(description="Screenshots of the real client (Xvfb when installed, else offscreen).")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"folder for the PNGs (default {DEFAULT_OUT})")
     ap.add_argument("--lang", action="append", choices=("zh", "en"), default=None, help="language(s) (default both)")
     ap.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
     ap.add_argument("--scene", action="append", choices=SCENES, default=None, help="scene(s) (default all)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the game shown")
+    ap.add_argument("--driver", choices=("auto", "xvfb", "dummy"), default="auto",
+                    help="xvfb: start Xvfb :74 and use SDL's x11 driver; dummy: offscreen (auto: xvfb when installed)")
     ns = ap.parse_args(argv)
-    _setup_env()
+    driver = _choose_driver(ns.driver)
+    if driver == "xvfb":
+        start_xvfb(ns.size)
+    _setup_env(driver)
     wanted = set(ns.scene or SCENES)
     written: list[Path] = []
+    used: set[str] = set()
     for lang in ns.lang or ["zh", "en"]:
-        written += Shooter(lang, ns.out, ns.size, wanted, ns.seed).run()
+        shooter = Shooter(lang, ns.out, ns.size, wanted, ns.seed)
+        used.add(shooter.renderer)
+        written += shooter.run()
+    where = f"x11 on Xvfb {XVFB_DISPLAY}" if driver == "xvfb" else "dummy (offscreen)"
+    print(f"video driver: {where}; renderer auto -> {', '.join(sorted(used))}")
     total = sum(p.stat().st_size for p in written)
     for p in written:
         print(f"{p} {p.stat().st_size // 1024} KiB")
