@@ -244,3 +244,30 @@ def test_self_test_passes_here_and_a_renderer_that_draws_wrong_falls_back(monkey
         assert len(warnings) == 1 and "draws wrong" in warnings[0].getMessage()
     finally:
         be.close()
+
+
+def test_auto_avoids_a_cpu_rasteriser_but_gpu_still_gets_it(monkeypatch):
+    """``auto`` takes software surfaces when the "accelerated" renderer is Mesa's llvmpipe (it
+    composes every frame on the CPU); an explicit ``gpu`` still gets the texture path."""
+    from game import render_backend as rb
+
+    pygame.init()
+    opened = []
+    real_open = rb._open_texture_window
+
+    def open_soft(title, size, fullscreen, accelerated):
+        opened.append(accelerated)
+        return real_open(title, size, fullscreen, 0)  # SDL's software renderer stands in here
+
+    monkeypatch.setattr(rb, "_open_texture_window", open_soft)
+    monkeypatch.setattr(rb, "software_gl_renderer", lambda: "llvmpipe (LLVM 15.0.6, 256 bits)")
+    be = rb.create_backend("auto", (800, 480), title="test")
+    try:
+        assert isinstance(be, SoftwareBackend) and opened == [1]
+    finally:
+        be.close()
+    be = rb.create_backend("gpu", (800, 480), title="test")
+    try:
+        assert isinstance(be, TextureBackend)
+    finally:
+        be.close()
