@@ -200,7 +200,7 @@ class App:
         self.table = table
         extra: dict[str, Any] = {}
         if "on_escape" in inspect.signature(TableScene).parameters:
-            extra["on_escape"] = self.open_pause  # Esc at the table (cards raised: only lowers them)
+            extra["on_escape"] = self.open_pause  # Esc at the table, in every phase
         if "animations" in inspect.signature(TableScene).parameters:
             extra["animations"] = self.animations
         self.scene = TableScene(table, self.window.get_size(), self.pace, self.audio, clock=self.game_clock,

@@ -176,7 +176,7 @@ def test_pause_overlay_freezes_and_resumes():
         app.close()
 
 
-def test_escape_with_raised_cards_only_lowers_them():
+def test_escape_with_raised_cards_opens_the_menu():
     players = {s: FirstLegalPlayer(s) for s in (1, 2, 3)}
     table = LocalTable(["human", "first", "first", "first"], seed=3, speed="instant", players=players)
     app = make_app(table=table)
@@ -184,10 +184,12 @@ def test_escape_with_raised_cards_only_lowers_them():
         for _ in range(5):
             app.step()
         app.scene.hand.toggle(0)
+        key(app, pygame.K_ESCAPE)  # Esc opens the menu even with cards raised (Backspace lowers them)
+        assert screen_name(app) == "PauseOverlay" and app.scene.hand.selected == {0}
         key(app, pygame.K_ESCAPE)
+        assert app.screens == []
+        key(app, pygame.K_BACKSPACE)
         assert not app.scene.hand.selected and app.screens == []
-        key(app, pygame.K_ESCAPE)
-        assert screen_name(app) == "PauseOverlay"
     finally:
         app.close()
 

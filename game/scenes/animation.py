@@ -144,9 +144,11 @@ class Callout(Anim):
     duration: float
     rise: int = 0
     on_done: Callable[[], None] | None = None
+    #: the window rect the bubble is kept inside (never clipped by its edge); None: unbounded
+    bounds: pygame.Rect | None = None
 
     def sprites(self, now: float) -> list[Sprite]:
-        """The bubble at ``now``."""
+        """The bubble at ``now`` (inside ``bounds``)."""
         if now < self.t0 or self.done(now):
             return []
         p = self.progress(now)
@@ -157,6 +159,8 @@ class Callout(Anim):
             alpha = round(255 * (1 - p) / 0.25)
         dy = round(self.rise * ease_out(p))
         r = self.image.get_rect(center=(self.center[0], self.center[1] - dy))
+        if self.bounds is not None:
+            r = r.clamp(self.bounds)
         return [(self.image, r.topleft, None if alpha is None or alpha >= 255 else max(0, alpha))]
 
 

@@ -25,6 +25,7 @@ DEALER_RED = (196, 60, 44)
 BAR_BG = (24, 52, 38)
 URGENT = (230, 90, 60)
 ZERO = (110, 130, 118)
+BADGE_BG = (250, 246, 232)  # the light badge behind a trump pip
 
 
 def felt(w: int, h: int) -> pygame.Surface:
@@ -43,8 +44,25 @@ def felt(w: int, h: int) -> pygame.Surface:
     return surf
 
 
-def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str], hand_no: int) -> None:
-    """Top-left box: hand number, the trump suit (large pip), dealer and bid (or the auction)."""
+def suit_badge(suit: str, size: int) -> pygame.Surface:
+    """The pip of ``suit`` in its own colour on a light round badge ``size`` px across, legible
+    on the dark green cloth and panels (a black ♠/♣ alone is not).  Cached."""
+    size = max(8, int(size))
+    key = ("badge", suit, size)
+    surf = _BUBBLES.get(key)
+    if surf is None:
+        surf = pygame.Surface((size, size), pygame.SRCALPHA)
+        pygame.draw.rect(surf, BADGE_BG, surf.get_rect(), border_radius=size // 3)
+        p = pip(suit, round(size * 0.74))
+        surf.blit(p, p.get_rect(center=(size // 2, size // 2)))
+        _BUBBLES[key] = surf
+    return surf
+
+
+def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str], hand_no: int) -> pygame.Rect | None:
+    """Top-left box: hand number, the trump suit (large pip on a light badge), dealer and bid
+    (or the auction).  Returns the trump badge's rect (None before the trump is chosen)."""
+    badge = None
     r = lay.info_rect
     draw_panel(surf, r)
     pad = lay.margin
@@ -57,8 +75,8 @@ def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str]
     big = round(fs * 1.25)
     if view.trump:
         lbl = draw_text(surf, _("Trump:"), big, TEXT, (x, y), max_width=maxw // 2, bold=True)
-        icon = pip(view.trump, lbl.h)
-        surf.blit(icon, (lbl.right + 6, lbl.y))
+        icon = suit_badge(view.trump, lbl.h)
+        badge = surf.blit(icon, (lbl.right + 6, lbl.y))
         draw_text(surf, _(SUIT_NAMES[view.trump]), big, ACCENT, (lbl.right + 10 + icon.get_width(), lbl.y), bold=True,
                   max_width=r.right - pad - (lbl.right + 10 + icon.get_width()))
     else:
@@ -71,6 +89,7 @@ def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str]
         high = max((a for _s, a in view.bids if a is not None), default=None)
         txt = _("Bidding: highest {bid}").format(bid=high) if high is not None else _("Bidding: no bid yet")
         draw_text(surf, txt, fs, TEXT, (x, y), max_width=maxw)
+    return badge
 
 
 def bid_text(view: Any, seat: int) -> str:

@@ -147,6 +147,7 @@ class TableScene:
         self._settle_at: float | None = None
         self.settled_at: float | None = None
         self._pressed: Button | None = None
+        self._last_press: tuple[bool, float] | None = None  # the 上一轮 button held: (opened it, since)
         self._drag: tuple[bool, set[int]] | None = None
         self._static: pygame.Surface | None = None
         self._damage: list[pygame.Rect] | None = None  # None: everything
@@ -162,6 +163,7 @@ class TableScene:
         self._hint_key: str | None = None
         self._prewarm: list[tuple] = []
         self._notice_cache: tuple | None = None  # (key, placed notices), see _notice_layout
+        self._notice_sprite: tuple | None = None  # (key, image): a notice drawn over flying cards
         self._compat: SoftwareBackend | None = None
         self._frames_made = 0
         self._compat_seq = 0
@@ -380,6 +382,10 @@ class TableScene:
         for b in self.buttons:
             if b.rect.collidepoint(pos):
                 self._pressed = b if b.enabled else None
+                if b.key == "help:last" and b.enabled:  # like L: shown while held, a tap toggles
+                    self._last_press = (not self.show_last, self.clock())
+                    if not self.show_last:
+                        self.toggle_last_trick(True)
                 return
         if self.show_settlement:
             return
@@ -419,6 +425,12 @@ class TableScene:
         pressed, self._pressed = self._pressed, None
         if pressed is None:
             return
+        if pressed.key == "help:last":
+            opened, t0 = self._last_press or (False, self.clock())
+            self._last_press = None
+            if not opened or self.clock() - t0 >= HOLD_S:  # a tap on an open view or a hold: hide
+                self.toggle_last_trick(False)
+            return
         for b in self.buttons:
             if b.key == pressed.key and b.hit(pos):
                 self._click(b)
@@ -438,12 +450,8 @@ class TableScene:
                 if held and self.show_last:
                     self.toggle_last_trick(False)
             return
-        if act == "menu":
-            if self.hand.selected:  # Esc with cards raised only lowers them
-                self.hand.selected.clear()
-                self._damage_hand()
-            else:
-                escape(self.on_escape, "table")
+        if act == "menu":  # Esc always opens the menu (Backspace lowers raised cards)
+            escape(self.on_escape, "table")
         elif act == "skip":
             self.skip_animation()
         elif act == "hint":
@@ -751,7 +759,7 @@ class TableScene:
         lay = self.layout
         pos = position_of(seat, self.view.seat)
         size = round(lay.font_size * (1.35 if kind == "trump" else 1.1))
-        ic = pip(icon, round(size * 1.1)) if icon else None
+        ic = hud.suit_badge(icon, round(size * 1.1)) if icon else None
         img = hud.bubble(text, size, ACCENT if kind == "trump" else TEXT, icon=ic)
         if kind == "points":
             center = lay.plates[pos].center
@@ -766,7 +774,7 @@ class TableScene:
         for a in self.timeline.find("callout"):
             if a.key[2] == seat and (a.key[1] == kind or kind == "dealer"):
                 self.timeline.anims.remove(a)  # the dealer call-out replaces that seat's bid
-        self.timeline.add(Callout(("callout", kind, seat), img, center, now, dur, rise))
+        self.timeline.add(Callout(("callout", kind, seat), img, center, now, dur, rise, bounds=lay.screen))
 
     def _start_deal(self, now: float, first: int) -> None:
         lay = self.layout
@@ -933,12 +941,16 @@ class TableScene:
             return
         now = self.clock()
         start = self.points_shown[seat]
+        running = [a for a in self.timeline.find("count") if a.key[1] == seat]
+        stop = max([start] + [a.stop for a in running]) + points  # one count per seat, never backwards
+        for a in running:
+            self.timeline.anims.remove(a)
 
         def show(v: int, s: int = seat) -> None:
             self.points_shown[s] = v
             self._damage_points(s)
 
-        self.timeline.add(Tween(("count", seat), start, start + points, now, max(0.3, 0.7 * self.factor), on_value=show))
+        self.timeline.add(Tween(("count", seat), start, stop, now, max(0.3, 0.7 * self.factor), on_value=show))
         self._callout("points", seat, f"+{points}", now)
 
     def _damage_points(self, seat: int | None = None) -> None:
@@ -996,6 +1008,15 @@ class TableScene:
             for i in range(3):
                 out.append((back, (r.x - 2 * i, r.y - 2 * i), None))
         out.extend(self.timeline.sprites(now))
+        if out and self._static is not None:  # notices stay above flying cards: their pixels on top
+            bounds = self._static.get_rect()
+            for box, *_rest in self._notice_layout():
+                box = box.clip(bounds)
+                if box and any(pygame.Rect(pos, img.get_size()).colliderect(box) for img, pos, _a in out):
+                    key = (self._notice_cache[0] if self._notice_cache else None, tuple(box))
+                    if self._notice_sprite is None or self._notice_sprite[0] != key:
+                        self._notice_sprite = (key, self._static.subsurface(box).copy())
+                    out.append((self._notice_sprite[1], box.topleft, None))
         return out
 
     def _components(self) -> list[tuple[pygame.Rect, Callable[[pygame.Surface], None]]]:
