@@ -124,3 +124,12 @@ def title_for(points: int, lang: str = "zh") -> str:
     ``lang`` "zh" gives the Chinese name, "en" the English one."""
     i = max(0, bisect_right([t[0] for t in TITLES], points) - 1)
     return TITLES[i][1] if lang == "zh" else TITLES[i][2]
+
+
+def result_line(hand_no: int, settlement: Settlement) -> str:
+    """One console line per finished hand, e.g.
+    ``hand 1: dealer seat 2 bid 75 final +15 game points [+6,-2,-2,-2]`` (``hongwu play`` and
+    ``hongwu join --headless`` print it)."""
+    gp = ",".join(f"{g:+d}" for g in settlement.game_points)
+    return (f"hand {hand_no}: dealer seat {settlement.dealer} bid {settlement.bid} "
+            f"final {settlement.dealer_final:+d} game points [{gp}]")

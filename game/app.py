@@ -20,6 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from engine.scoring import result_line  # one line per finished hand (also hongwu join --headless)
+
 log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (1280, 720)
@@ -70,14 +72,6 @@ class Options:
     renderer: str = "auto"
     animations: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
-
-
-def result_line(hand_no: int, settlement: Any) -> str:
-    """One line per finished hand, e.g.
-    ``hand 1: dealer seat 2 bid 75 final +15 game points [+6,-2,-2,-2]``."""
-    gp = ",".join(f"{g:+d}" for g in settlement.game_points)
-    return (f"hand {hand_no}: dealer seat {settlement.dealer} bid {settlement.bid} "
-            f"final {settlement.dealer_final:+d} game points [{gp}]")
 
 
 class PausableClock:

@@ -2,15 +2,17 @@
 
 ``hongwu host`` runs the authoritative server (:mod:`net.server`) and, unless ``--headless``,
 opens the pygame client connected to it over loopback with host rights, in the LAN lobby
-(fill seats with AIs, ready). It prints ``listening on ADDR:PORT`` once bound and the
-``hongwu join`` command to reach it; headless it says which seats keep the first hand from
-starting and the exact options that fill them, reports hands and seats (``seat 2 resumed by
+(fill seats with AIs, ready): the client lends the window through :class:`ClientHooks`
+(:mod:`game.lan_cli`), this package imports nothing from ``game``. It prints ``listening on
+ADDR:PORT`` once bound and the ``hongwu join`` command to reach it; headless it says which
+seats keep the first hand from starting and the exact options that fill them, reports hands and seats (``seat 2 resumed by
 Ann``...) and stops after ``--hands``. ``hongwu join [HOST[:PORT]]`` opens the client connected
 to a host (found by LAN discovery when HOST is left out) in the LAN lobby until the first hand,
 or with ``--headless`` plays with an AI in the terminal: it prints who is still missing, gives
 up after ``--wait`` seconds if no hand starts, and prints one result line per hand in the
-format of ``hongwu play``. Both sub-commands are wired by :mod:`game.cli` through :func:`add_host_parser` /
-:func:`add_join_parser`; their ``func`` returns the exit code (0 success, 1 network failure,
+format of ``hongwu play``. Both sub-commands are wired by :mod:`game.cli` through
+:mod:`game.lan_cli`, which calls :func:`add_host_parser` / :func:`add_join_parser` with its
+:class:`ClientHooks`; their ``func`` returns the exit code (0 success, 1 network failure,
 2 usage error).
 """
 from __future__ import annotations
@@ -24,7 +26,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
 
 from .protocol import DEFAULT_PORT, DISCOVERY_PORT, NAME_MAX
 
@@ -32,6 +35,34 @@ log = logging.getLogger(__name__)
 
 
 # ============================================================================ helpers
+@dataclass(frozen=True)
+class ClientHooks:
+    """What a client package lends ``hongwu host`` / ``hongwu join`` for their windowed paths
+    (``net`` imports no client; :mod:`game.lan_cli` passes the pygame one).
+
+    ``host_window(host, port, ns)`` runs the host's window on a started
+    :class:`BackgroundHost` listening on ``port`` and returns the exit code;
+    ``join_window(table, ns)`` runs the window of ``hongwu join`` on a connected
+    :class:`~net.remote_table.RemoteTable` (closing it when the window closes) and returns the
+    exit code; ``saved_house_rules()`` gives the house rules a windowed host uses without
+    ``--rule`` (``{RuleOptions name: value}``).
+    """
+
+    host_window: Callable[["BackgroundHost", int, argparse.Namespace], int]
+    join_window: Callable[[Any, argparse.Namespace], int]
+    saved_house_rules: Callable[[], dict[str, Any]]
+
+
+def _hooks(ns: argparse.Namespace) -> ClientHooks | None:
+    """The :class:`ClientHooks` the parser of ``ns`` was built with (None: headless only)."""
+    return getattr(ns, "client_hooks", None)
+
+
+def _no_window(command: str) -> int:
+    print(f"hongwu {command}: no client to open a window with; use --headless", file=sys.stderr)
+    return 2
+
+
 def _setup_logging(verbose: bool = False) -> None:
     if not logging.getLogger().handlers:
         level = "INFO" if verbose else os.environ.get("HONGWU_LOG", "WARNING").upper()
@@ -194,8 +225,8 @@ def host_waiting_lines(seats: Sequence[Any], address: str) -> list[str]:
 def result_line(hand_no: int, settlement: Any) -> str:
     """The console line of a settled hand, e.g. ``hand 1: dealer seat 2 bid 75 final +15 game
     points [+6,-2,-2,-2]``, for a wire ``Settlement`` map: the very line ``hongwu play`` prints
-    (``game.app.result_line``, which imports no pygame)."""
-    from game.app import result_line as play_result_line
+    (:func:`engine.scoring.result_line`)."""
+    from engine.scoring import result_line as play_result_line
 
     from .codec import settlement_in
 
@@ -258,8 +289,9 @@ def _add_ai_options(p: argparse.ArgumentParser) -> None:
 
 
 # ============================================================================ host
-def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Register ``hongwu host`` on ``subparsers``."""
+def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argparse.ArgumentParser:
+    """Register ``hongwu host`` on ``subparsers``; without ``hooks`` (no client) only
+    ``--headless`` runs."""
     p = subparsers.add_parser(
         "host", help="host a LAN table (server + your own client)",
         description="Host a Hong Wu table on the LAN. Players join with 'hongwu join'.")
@@ -311,23 +343,21 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="log connections and hands")
     _add_ai_options(p)
     _add_client_ui_options(p)
-    p.set_defaults(func=run_host)
+    p.set_defaults(func=run_host, client_hooks=hooks)
     return p
 
 
 def host_rules(ns: argparse.Namespace) -> dict[str, Any]:
     """The house rules ``{RuleOptions name: value}`` (RULES.md "Options") of a table hosted
     with parsed ``host`` arguments: the ``--rule`` values when any is given; otherwise, for a
-    windowed host, those saved from the client's new-game screen (``game.settings``), and for
-    a ``--headless`` host none (the engine's defaults)."""
+    windowed host, those saved from the client's new-game screen
+    (``ClientHooks.saved_house_rules``), and for a ``--headless`` host none (the engine's
+    defaults)."""
     given = dict(getattr(ns, "rule", None) or [])
-    if given or getattr(ns, "headless", False):
+    hooks = _hooks(ns)
+    if given or getattr(ns, "headless", False) or hooks is None:
         return given
-    try:
-        from game import settings
-    except ImportError:  # pragma: no cover - a server-only installation
-        return {}
-    return dict(settings.load().house_rules)
+    return dict(hooks.saved_house_rules())
 
 
 def house_rules_line(options: Any) -> str | None:
@@ -445,6 +475,9 @@ def run_host(ns: argparse.Namespace) -> int:
     if ns.hands is not None and ns.hands < 1:
         print("hongwu host: --hands must be at least 1", file=sys.stderr)
         return 2
+    hooks = _hooks(ns)
+    if not ns.headless and hooks is None:
+        return _no_window("host")
     announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
     config = host_config(ns)
     host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port)
@@ -472,7 +505,9 @@ def run_host(ns: argparse.Namespace) -> int:
             settle_heap()  # a dedicated host: keep garbage-collector pauses short
             print(f"host key (host rights in hello): {host.server.host_key}", flush=True)
             return _wait_headless(host, ns.hands, address=host.addresses[0])
-        return _host_window(host, port, ns)
+        print("the window opens in the LAN lobby: add AIs or wait for players, then Ready",
+              flush=True)
+        return hooks.host_window(host, port, ns)
     except KeyboardInterrupt:
         print("hongwu host: interrupted, stopping", file=sys.stderr, flush=True)
         return EXIT_INTERRUPTED
@@ -550,36 +585,10 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
         time.sleep(poll)
 
 
-def _host_window(host: BackgroundHost, port: int, ns: argparse.Namespace) -> int:
-    print("the window opens in the LAN lobby: add AIs or wait for players, then Ready",
-          flush=True)
-    app = make_host_app(host, port, ns)
-    return app.run()
-
-
-def make_host_app(host: BackgroundHost, port: int, ns: argparse.Namespace) -> Any:
-    """The pygame client of ``hongwu host``: connected over loopback to ``host`` with host
-    rights at ``ns.seat``, opened in the LAN lobby (``game.scenes.lan.LanScreen``) where the
-    seats can be filled with AIs and the host says ready. The first hand then opens the table;
-    Back in the lobby leaves to the main menu and stops the server."""
-    from game.scenes.lan import HostHandle, LanScreen
-
-    from .remote_table import RemoteTable
-
-    table = RemoteTable("127.0.0.1", port, ns.player, seat=ns.seat,
-                        host_key=host.server.host_key)
-    try:
-        app = _remote_app_class()(_remote_options(ns, menu=True))
-        app.push_screen(LanScreen(app, "host", session=(HostHandle(host, port), table)))
-    except BaseException:
-        table.close()
-        raise
-    return app
-
-
 # ============================================================================ join
-def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Register ``hongwu join`` on ``subparsers``."""
+def add_join_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argparse.ArgumentParser:
+    """Register ``hongwu join`` on ``subparsers``; without ``hooks`` (no client) only
+    ``--headless`` runs."""
     p = subparsers.add_parser(
         "join", help="join a LAN table",
         description="Join a Hong Wu table hosted with 'hongwu host'.")
@@ -614,7 +623,7 @@ def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--verbose", "-v", action="store_true", help="log network activity")
     _add_ai_options(p)
     _add_client_ui_options(p)
-    p.set_defaults(func=run_join)
+    p.set_defaults(func=run_join, client_hooks=hooks)
     return p
 
 
@@ -647,6 +656,9 @@ def run_join(ns: argparse.Namespace) -> int:
     if ns.hands is not None and ns.hands < 1:
         print("hongwu join: --hands must be at least 1", file=sys.stderr)
         return 2
+    hooks = _hooks(ns)
+    if not ns.headless and hooks is None:
+        return _no_window("join")
     if ns.address is None:
         found = _find_host(ns)
         if found is None:
@@ -664,7 +676,7 @@ def run_join(ns: argparse.Namespace) -> int:
     try:
         if ns.headless:
             return asyncio.run(_join_headless(ns, host, port, name, token, key))
-        return _join_window(ns, host, port, name, token, key)
+        return _join_window(ns, host, port, name, token, key, hooks)
     except KeyboardInterrupt:  # the seat stays ours: the same command resumes it
         print("hongwu join: interrupted; run the same command again to resume the seat",
               file=sys.stderr, flush=True)
@@ -792,7 +804,7 @@ def _fill_tip(seats: Sequence[Any], seat: int | None, can_fill: bool) -> str:
 
 
 def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
-                 token: str | None, key: str) -> int:
+                 token: str | None, key: str, hooks: ClientHooks) -> int:
     from .client import RemoteError
     from .remote_table import RemoteTable
 
@@ -819,85 +831,7 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
         err = table.fill(fill_seat, ai)
         if err:
             print(f"fill {fill_seat}={ai}: {err}", file=sys.stderr)
-    return _play_window(table, ns)
-
-
-# ============================================================================ the window
-def _play_window(table: Any, ns: argparse.Namespace) -> int:
-    """Run the pygame client of ``hongwu join`` on ``table``, opened in the LAN lobby; returns
-    the exit code (3 when stopped by ``--max-frames``)."""
     print(f"joined {table.host}:{table.port} as {table.name}: "
           f"{'seat ' + str(table.seat) if table.seat is not None else 'observer'}; "
           f"the window opens in the LAN lobby until the first hand", flush=True)
-    try:
-        app = make_join_app(table, ns)
-    except BaseException:
-        table.close()
-        raise
-    return app.run()
-
-
-def make_join_app(table: Any, ns: argparse.Namespace) -> Any:
-    """The pygame client of ``hongwu join HOST[:PORT]`` on a connected ``table``
-    (``RemoteTable``): opened straight in the LAN lobby (``game.scenes.lan.LanScreen`` in
-    join mode), which says ready for a seated player and shows the seats until the first hand
-    opens the table. Back in the lobby leaves the table (the connection closes) for the main
-    menu; closing the window closes the connection too."""
-    from game.scenes.lan import LanScreen
-
-    app = _remote_app_class()(_remote_options(ns, menu=True))
-    try:
-        app.push_screen(LanScreen(app, "join", session=(None, table)))
-    except BaseException:
-        app.close()
-        raise
-    return app
-
-
-def make_remote_app(table: Any, ns: argparse.Namespace) -> Any:
-    """The pygame client (``game.app.App``) on ``table``, with an auto-play (托管) toolbar
-    button and the table's notices (auto-play, chat, reconnects) shown as messages."""
-    return _remote_app_class()(_remote_options(ns), table=table)
-
-
-def _remote_options(ns: argparse.Namespace, menu: bool = False) -> Any:
-    from game.app import Options
-    from game.settings import renderer_choice
-
-    return Options(seats=["human", "remote", "remote", "remote"], hands=ns.hands,
-                   renderer=renderer_choice(getattr(ns, "renderer", None)),
-                   lang=ns.lang, speed=ns.speed, fullscreen=ns.fullscreen, audio=not ns.mute,
-                   save_settings=False, menu=menu,
-                   max_frames=getattr(ns, "max_frames", None),
-                   plugin_dirs=list(getattr(ns, "plugin_dir", None) or []),
-                   user_plugins=not getattr(ns, "no_user_plugins", False))
-
-
-def _remote_app_class() -> Any:
-    from game.app import App
-
-    class RemoteApp(App):
-        """``App`` plus the network extras (auto-play toggle, notices)."""
-
-        def _toolbar_items(self) -> list[tuple[str, str]]:
-            items = super()._toolbar_items()
-            if getattr(self.table, "seat", None) is not None:
-                label = "托管 ON" if self.table.auto else "托管 off"
-                items.append(("auto", label))
-            return items
-
-        def _on_toolbar(self, key: str) -> None:
-            if key == "auto":
-                self.table.set_auto(not self.table.auto)
-                return
-            super()._on_toolbar(key)
-
-        def step(self, events: Any = None) -> bool:
-            """One frame; the table's notices are shown as messages first."""
-            notices = getattr(self.table, "notices", None)
-            if self.scene is not None and callable(notices):
-                for line in notices():
-                    self.scene.toast(line, seconds=4.0)
-            return super().step(events)
-
-    return RemoteApp
+    return hooks.join_window(table, ns)

@@ -293,7 +293,7 @@ def test_rules_screen_states_the_house_rules_in_effect():
 
 # -- hongwu host --rule --------------------------------------------------------------------------
 def host_args(*extra: str) -> argparse.Namespace:
-    from net.cli import add_host_parser
+    from game.lan_cli import add_host_parser  # net.cli's parser with the client's window
 
     sub = argparse.ArgumentParser().add_subparsers()
     return add_host_parser(sub).parse_args([

@@ -115,7 +115,8 @@ def test_a_loopback_host_lists_exactly_its_bound_address(loopback_host):
 def test_the_host_lobby_shows_exactly_the_bound_address(tmp_path, monkeypatch):
     pytest.importorskip("pygame")
     from game import i18n, settings
-    from net.cli import _ai_provider, add_host_parser, host_config, make_host_app
+    from game.lan_cli import add_host_parser, make_host_app
+    from net.cli import _ai_provider, host_config
 
     monkeypatch.setenv(settings.CONFIG_ENV, str(tmp_path / "config"))
     monkeypatch.setenv("HONGWU_STATE_DIR", str(tmp_path / "state"))

@@ -228,7 +228,8 @@ def test_join_prints_result_lines_like_play(start_host, tmp_path, monkeypatch, c
 
 
 def test_result_line_needs_no_pygame():
-    """``join --headless`` reuses ``game.app.result_line``: importing it must not load pygame."""
+    """``join --headless`` prints ``hongwu play``'s result line (``engine.scoring.result_line``):
+    importing it must not load pygame."""
     code = ("import sys, net.cli; net.cli.result_line(1, %r); "
             "sys.exit('pygame' in sys.modules)" % (SETTLEMENT,))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT),

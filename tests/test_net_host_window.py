@@ -10,7 +10,8 @@ import pytest
 pygame = pytest.importorskip("pygame")
 
 from game import i18n, settings  # noqa: E402
-from net.cli import BackgroundHost, _ai_provider, add_host_parser, host_config, make_host_app  # noqa: E402
+from game.lan_cli import add_host_parser, make_host_app  # noqa: E402
+from net.cli import BackgroundHost, _ai_provider, host_config  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +106,7 @@ def test_host_command_runs_its_window_frames_headless(capsys):
 # -- hongwu join HOST[:PORT] with a window -------------------------------------------------------
 def join_args(*extra: str) -> argparse.Namespace:
     """Parsed ``hongwu join`` arguments for a loopback test host."""
-    from net.cli import add_join_parser
+    from game.lan_cli import add_join_parser
 
     sub = argparse.ArgumentParser().add_subparsers()
     return add_join_parser(sub).parse_args([*extra, "--no-user-plugins", "--lang", "en",
@@ -150,7 +151,7 @@ def test_join_command_opens_its_window_in_the_lobby(monkeypatch, capsys):
 
 def test_join_window_goes_from_the_lobby_to_the_table_when_the_hand_starts():
     """make_join_app opens the lobby (ready said); the first hand then opens the table."""
-    from net.cli import make_join_app
+    from game.lan_cli import make_join_app
     from net.remote_table import RemoteTable
 
     ns = host_args("--ai", "1=random", "--ai", "2=random", "--ai", "3=random")

@@ -9,7 +9,8 @@ import pytest
 
 from engine.state import Bid, Phase, Play
 from net.ai import AIProvider, FirstLegal
-from net.cli import BackgroundHost, make_remote_app, parse_address
+from game.lan_cli import make_remote_app
+from net.cli import BackgroundHost, parse_address
 from net.remote_table import RemoteTable, Resynced
 from net.server import ServerConfig
 from net.testing import fast_table

@@ -19,7 +19,7 @@ def config(tmp_path, monkeypatch):
 
 
 def _remote_renderer(argv):
-    from net.cli import _remote_options
+    from game.lan_cli import _remote_options
 
     ns = build_parser().parse_args(argv)
     return _remote_options(ns, menu=True).renderer
