@@ -81,7 +81,8 @@ def _shooter_class():
 
 
 def _tour(size, lang, log, save_dir=None):
-    """Drive the client through every screen; returns ``{screen: (texts, buttons, scene)}``
+    """Drive the client through every screen; returns ``{screen: (texts, buttons, scene,
+    its own buttons)}`` (buttons: also the table's under a see-through overlay)
     (``save_dir``: also save a PNG of each screen there, to look at)."""
     Shooter = _shooter_class()
     seen: dict[str, tuple[list, list]] = {}
@@ -114,10 +115,11 @@ def _tour(size, lang, log, save_dir=None):
             fonts.clear_cache()
             del log[:]
             self.step(2, 0.0)
-            buttons = list(getattr(app.top, "buttons", []))
+            own = list(getattr(app.top, "buttons", []))
+            buttons = list(own)
             if app.scene is not None and app.top is not app.scene and not getattr(app.top, "opaque", True):
                 buttons += list(app.scene.buttons)
-            seen[name] = (list(log), buttons, app.scene)
+            seen[name] = (list(log), buttons, app.scene, own)
             if save_dir is not None:
                 pygame.image.save(app.window, str(Path(save_dir) / f"{name}_{lang}_{size[0]}.png"))
 
@@ -135,9 +137,63 @@ def test_every_text_and_button_is_big_enough(size, lang, drawn):
                          "settle"}
     lo_t, lo_b = min_text(*size), min_button(*size)
     small, low = [], []
-    for name, (texts, buttons, _scene) in seen.items():
+    for name, (texts, buttons, _scene, _own) in seen.items():
         assert texts, f"nothing drawn on {name}"
         small += sorted({(name, t, px) for t, px in texts if px < lo_t and t.strip()})
         low += [(name, b.key, b.rect.h) for b in buttons if b.rect.h < lo_b]
     assert not small, f"text under {lo_t} px: {small[:60]}"
     assert not low, f"buttons under {lo_b} px: {low}"
+
+
+def test_nothing_overlaps_and_the_last_trick_leaves_the_points_panel(drawn):
+    seen = _tour((800, 480), "en", drawn)
+    screen = pygame.Rect(0, 0, 800, 480)
+    for name, (_texts, _all, _scene, buttons) in seen.items():  # each screen's own buttons
+        for i, a in enumerate(buttons):
+            assert screen.contains(a.rect), (name, a.key, a.rect)
+            for b in buttons[i + 1:]:
+                assert not a.rect.colliderect(b.rect), (name, a.key, b.key)
+    sc = seen["play"][2]
+    box, lay = sc.last_trick_box(), sc.layout
+    for r in (lay.scores_rect, lay.tools_rect, lay.counter_rect, lay.info_rect, lay.toolbar):
+        assert not box.colliderect(r), (box, r)
+    assert lay.trick_area.contains(box) and box.w >= 4 * lay.trick_w and box.h >= 2 * lay.trick_h
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_lan_lobby_is_big_enough(lang, drawn, monkeypatch):
+    pytest.importorskip("net.remote_table")
+    import functools
+    import time
+
+    import net.server
+    from game.app import App, Options
+    from game.scenes import lan
+
+    monkeypatch.setattr(lan.LanScreen, "port", 0)
+    monkeypatch.setattr(lan.LanScreen, "announce", None)
+    monkeypatch.setattr(net.server, "ServerConfig", functools.partial(net.server.ServerConfig, bind="127.0.0.1"))
+    app = App(Options(menu=True, lang=lang, speed="instant", audio=False, save_settings=False, user_plugins=False,
+                      size=(800, 480)))
+    try:
+        app.open_lan("host")
+        scr = app.top
+        end = time.monotonic() + 20
+        while scr.state != "lobby" and time.monotonic() < end:
+            app.step()
+            time.sleep(0.01)
+        assert scr.state == "lobby", scr.error
+        for _ in range(3):
+            scr.invalidate()
+            app.step()
+        fonts.clear_cache()
+        del drawn[:]
+        scr.invalidate()
+        app.step()
+        assert drawn
+        small = sorted({(t, px) for t, px in drawn if px < 14 and t.strip()})
+        assert not small, small
+        low = [(b.key, b.rect.h) for b in scr.buttons if b.rect.h < 40]
+        assert not low, low
+    finally:
+        app.close()
