@@ -101,7 +101,7 @@ def index_metrics(w: int) -> tuple[int, int]:
     ``w`` px wide (from the card's left and top edges): what must stay visible of a card that
     others overlap, so its rank and suit can be read."""
     pad = max(2, w // 18)
-    idx_size = max(9, int(w * 0.30))
+    idx_size = max(14, int(w * 0.30))
     text_h = fonts.get_font(idx_size, bold=True).get_height()
     small = max(6, int(w * 0.22))
     return pad + int(w * 0.30), pad + int(text_h * 0.92) + small
@@ -198,7 +198,7 @@ class CardRenderer:
         red5 = is_red_five(card)
         surf = self._blank(w, h, TRUMP_BG if trump else FACE_BG, GOLD if red5 else BORDER,
                            max(1, w // 22) if red5 else 1)
-        idx_size = max(9, int(w * 0.30))
+        idx_size = max(14, int(w * 0.30))
         if trump:
             self._draw_trump_tag(surf, w, h)
         if card.suit is None:
@@ -262,17 +262,21 @@ class CardRenderer:
             letters = list(_("BIG JOKER") if big else _("SMALL JOKER"))
         else:
             letters = list("JOKER")
-        lsize = max(8, min(int(w * 0.22), int((h * 0.62) / max(1, len(letters)))))
-        y = pad
+        # the letters run down the left edge (the star sits right of them), a letter a step
+        lsize = max(14, min(int(w * 0.24), int(h * 0.8 / (1.05 * max(1, len(letters))))))
+        fit = max(1, int(h * 0.8 / (lsize * 1.05)))
+        if fit < len(letters):  # a small card: the first letter (the star and the word tell the rest)
+            letters = letters[:1] if current_language() != "zh" else letters[:fit]
+        y = pad - round(lsize * 0.18)
         for ch in letters:
             t = fonts.get_font(lsize, bold=True).render(ch, True, color)
             surf.blit(t, (pad + (int(w * 0.28) - t.get_width()) // 2, y))
-            y += int(t.get_height() * 0.86)
+            y += round(lsize * 1.05)
         star = pip("*", int(min(w * 0.56, h * 0.4)), color)
         surf.blit(star, star.get_rect(center=(w // 2 + w // 10, h // 2)))
         if current_language() != "zh":
             word = "BIG" if big else "SMALL"
-            s = fonts.fit_size(word, int(w * 0.2), int(w * 0.6), bold=True)
+            s = fonts.fit_size(word, int(w * 0.22), int(w * 0.64), bold=True)
             t = fonts.get_font(s, bold=True).render(word, True, color)
             surf.blit(t, t.get_rect(midbottom=(w // 2 + w // 10, h - pad * 2)))
 

@@ -54,15 +54,15 @@ class Layout:
         self.screen = pygame.Rect(0, 0, w, h)
         self.unit = u = min(w / 1280, h / 720)
         self.margin = m = max(5, round(8 * u))
-        self.font_size = max(13, round(20 * u))
-        self.small_font = max(11, round(16 * u))
+        self.font_size = max(16, round(20 * u))
+        self.small_font = max(14, round(16 * u))
         self.max_hand = max_hand
 
         #: smallest font (px) a label may shrink to and stay readable (toolbar, helper buttons)
-        self.min_font = max(12, round(15 * u))
+        self.min_font = max(14, round(15 * u))
 
         # -- hand cards ------------------------------------------------------------------
-        card_h = round(min(h * 0.205, w * 0.16))
+        card_h = round(min(h * 0.205, w * 0.16, h * 0.19 + max(0, h - 480) * 0.06))
         card_w = round(card_h * 0.70)
         avail = w - 2 * m
         spacing = (avail - card_w) / max(1, max_hand - 1)
@@ -82,17 +82,17 @@ class Layout:
         self.hand_area = pygame.Rect(m, h - m - hand_h, w - 2 * m, hand_h)
 
         # -- bars above the hand -----------------------------------------------------------
-        self.button_h = max(28, round(42 * u))
+        self.button_h = max(40, round(42 * u))
         side = m + max(150, round(200 * u)) + m  # room for the local name plate on the left
         self.action_bar = pygame.Rect(side, self.hand_area.y - m - self.button_h, w - 2 * side, self.button_h)
-        msg_h = max(18, round(28 * u))
+        msg_h = max(24, round(28 * u))
         self.message_rect = pygame.Rect(side, self.action_bar.y - msg_h - m // 2, w - 2 * side, msg_h)
 
         # -- opponents -----------------------------------------------------------------------
         self.back_h = max(30, round(card_h * 0.5))
         self.back_w = round(self.back_h * 0.7)
         plate_w = max(150, round(200 * u))
-        plate_h = max(38, round(52 * u))
+        plate_h = max(46, round(52 * u))
         self.plate_w, self.plate_h = plate_w, plate_h
         top_y = m
         self.backs: dict[int, pygame.Rect] = {}
@@ -106,9 +106,18 @@ class Layout:
         band_bottom = self.message_rect.y - m // 2
         mid = (band_top + band_bottom) // 2
         side_h = self.back_h + m // 2 + plate_h
+        # the points panel (top right, under the toolbar) shows five whole lines
+        tb_h = max(40, round(40 * u))
+        tb_w = max(280, round(300 * u))  # room for readable labels at 800×480 too
+        rows_h = 5 * (self.small_font + 4) + 2 * m
+        scores_h = max(plate_h, round(118 * u), rows_h)
+        scores_bottom = m + tb_h + m // 2 + scores_h
         for pos, x in ((LEFT, m), (RIGHT, w - m - plate_w)):
-            plate = pygame.Rect(x, mid - side_h // 2 + self.back_h + m // 2, plate_w, plate_h)
-            backs = pygame.Rect(0, mid - side_h // 2, stack_w, self.back_h)
+            # the left seat right under the info panel (room for the helper buttons below it)
+            top = (min(mid - side_h // 2, max(band_top, 2 * m + max(plate_h, round(118 * u)))) if pos == LEFT
+                   else max(mid - side_h // 2, scores_bottom + m))
+            plate = pygame.Rect(x, top + self.back_h + m // 2, plate_w, plate_h)
+            backs = pygame.Rect(0, top, stack_w, self.back_h)
             if pos == LEFT:
                 backs.x = x
             else:
@@ -125,27 +134,25 @@ class Layout:
         info_h = max(self.backs[LEFT].y - m - m, plate_h)
         info_h = min(info_h, max(plate_h, round(118 * u)))
         self.info_rect = pygame.Rect(m, m, info_w, info_h)
-        tb_h = max(24, round(32 * u))
-        tb_w = max(280, round(300 * u))  # room for readable labels at 800×480 too
         self.toolbar = pygame.Rect(w - m - tb_w, m, tb_w, tb_h)
-        self.scores_rect = pygame.Rect(w - m - tb_w, self.toolbar.bottom + m // 2, tb_w,
-                                       max(plate_h, self.backs[RIGHT].y - self.toolbar.bottom - m - m))
-        rows_h = 5 * round(self.small_font * 1.45) + 2 * m  # the points panel's five lines
-        self.scores_rect.h = min(self.scores_rect.h, max(plate_h, round(118 * u), rows_h))
+        self.scores_rect = pygame.Rect(w - m - tb_w, self.toolbar.bottom + m // 2, tb_w, scores_h)
 
-        # -- right column under the right-hand seat: helper buttons, card counter -------------
+        # -- helper buttons under the left-hand seat; card counter under the right-hand one ------
+        free_top, free_bottom = self.plates[LEFT].bottom + m, self.plates[BOTTOM].y - m
+        # one row of buttons, or two (the first button alone on top) when there is the room
+        tools_h = 2 * tb_h + max(3, m // 2) if free_bottom - free_top >= 2 * tb_h + max(3, m // 2) else tb_h
+        self.tools_rect = pygame.Rect(m, max(free_top, (free_top + free_bottom - tools_h) // 2), plate_w, tools_h)
         col_x = w - m - plate_w
         col_top = self.plates[RIGHT].bottom + m
-        self.tools_rect = pygame.Rect(col_x, col_top, plate_w, tb_h)
-        self.counter_rect = pygame.Rect(col_x, self.tools_rect.bottom + m // 2, plate_w,
-                                        max(plate_h, self.action_bar.bottom - self.tools_rect.bottom - m // 2))
+        self.counter_rect = pygame.Rect(col_x, col_top, plate_w,
+                                        max(plate_h, self.action_bar.bottom - col_top))
 
         # -- trick area ------------------------------------------------------------------------
-        left_edge = max(self.plates[LEFT].right, self.backs[LEFT].right) + m
+        left_edge = max(self.plates[LEFT].right, self.backs[LEFT].right, self.tools_rect.right) + m
         right_edge = min(self.plates[RIGHT].x, self.backs[RIGHT].x) - m
         self.trick_area = pygame.Rect(left_edge, band_top, right_edge - left_edge, band_bottom - band_top)
         ta = self.trick_area
-        th = min(round(card_h * 0.8), (ta.h - 2 * m) // 2 - round(self.small_font * 0.2))
+        th = min(round(card_h * 0.8), (ta.h - 2 * m) // 2 - round(self.small_font * 0.2), round(ta.h * 0.27))
         th = max(th, 36)
         self.trick_h, self.trick_w = th, round(th * 0.70)
         cx, cy = ta.centerx, ta.centery

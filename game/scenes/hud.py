@@ -125,21 +125,21 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
     if view.dealer == seat:
         b = pygame.Rect(right - fs - 6, y, fs + 6, fs + 4)
         pygame.draw.rect(surf, DEALER_RED, b, border_radius=4)
-        draw_text(surf, _("D"), fs - 2, TEXT, b.center, anchor="center", bold=True)
+        draw_text(surf, _("D"), max(lay.min_font, fs - 2), TEXT, b.center, anchor="center", bold=True)
         right = b.x - 4
     if countdown is not None:
         label = _("{s} s").format(s=countdown)
-        tw = fonts.get_font(fs - 2, bold=True).size(label)[0] + 8
+        tw = fonts.get_font(max(lay.min_font, fs - 2), bold=True).size(label)[0] + 8
         b = pygame.Rect(right - tw, y, tw, fs + 4)
         pygame.draw.rect(surf, URGENT if countdown <= 5 else ACCENT, b, border_radius=4)
-        draw_text(surf, label, fs - 2, (30, 20, 10), b.center, anchor="center", bold=True)
+        draw_text(surf, label, max(lay.min_font, fs - 2), (30, 20, 10), b.center, anchor="center", bold=True)
         right = b.x - 4
     if auto:
         label = _("Auto")
-        tw = fonts.get_font(fs - 2, bold=True).size(label)[0] + 8
+        tw = fonts.get_font(max(lay.min_font, fs - 2), bold=True).size(label)[0] + 8
         b = pygame.Rect(right - tw, y, tw, fs + 4)
         pygame.draw.rect(surf, AUTO, b, border_radius=4)
-        draw_text(surf, label, fs - 2, (10, 30, 40), b.center, anchor="center", bold=True)
+        draw_text(surf, label, max(lay.min_font, fs - 2), (10, 30, 40), b.center, anchor="center", bold=True)
         right = b.x - 4
     if winning:
         s = max(4, fs // 2)
@@ -153,7 +153,7 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
     if view.dealer is None:
         bt = bid_text(view, seat)
         if bt:
-            parts.append(bt)
+            parts = [bt]  # while bidding the bid says more than the (nil) points
     n = view.hand_sizes[seat] if count is None else count
     if pos != BOTTOM:
         parts.append(_("{n} cards").format(n=n))
@@ -198,7 +198,7 @@ def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[st
         if dealer:
             b = pygame.Rect(x, y, fs + 4, fs + 2)
             pygame.draw.rect(surf, DEALER_RED, b, border_radius=3)
-            draw_text(surf, _("D"), fs - 2, TEXT, b.center, anchor="center", bold=True)
+            draw_text(surf, _("D"), max(lay.min_font, fs - 2), TEXT, b.center, anchor="center", bold=True)
             nx = b.right + 4
         name = seat_name(seat, view.seat, names)
         value = f"{pts} / {view.bid}" if dealer and view.bid else str(pts)
@@ -211,30 +211,62 @@ def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[st
 
 def draw_counter(surf: pygame.Surface, lay: Layout, rows: Sequence[Any]) -> None:
     """The card counter 记牌器 in ``lay.counter_rect``: trumps and high cards still unseen
-    (``rows`` from :func:`game.helpers.card_counter`), three to a line; zeros are dimmed."""
+    (``rows`` from :func:`game.helpers.card_counter`) in aligned columns, labels in their
+    suit's colour, counts right-aligned; zeros are dimmed."""
     r = lay.counter_rect
     draw_panel(surf, r)
     pad = lay.margin
     fs = lay.small_font
     x0, y = r.x + pad, r.y + pad // 2 + 1
     draw_text(surf, _("Cards still out"), fs, MUTED, (x0, y), max_width=r.w - 2 * pad)
-    cols = 3
-    lines = max(1, -(-len(rows) // cols))
-    avail_h = r.bottom - pad // 2 - (y + fs + 4)
-    line = max(1, min(round(fs * 1.5), avail_h // lines))
-    size = fs if line >= fs + 2 else max(8, line - 2)
-    cell = (r.w - 2 * pad) // cols
     y += fs + 4
-    for i, row in enumerate(rows):
-        cx = x0 + (i % cols) * cell
-        cy = y + (i // cols) * line
-        if cy + size > r.bottom:
+    inner_w = r.w - 2 * pad
+    line = fs + 2
+    font, bold_font = fonts.get_font(fs), fonts.get_font(fs, bold=True)
+    n = len(rows)
+    # column-major grid: per column a label column and a right-aligned count, the fewest
+    # columns whose lines fit the height (and whose widths fit the panel)
+    choice = None
+    for cols in range(2, 5):
+        lines = max(1, -(-n // cols))
+        groups = [rows[c * lines:(c + 1) * lines] for c in range(cols)]
+        groups = [g for g in groups if g]
+        lab_w = [max(font.size(rw.label)[0] for rw in g) for g in groups]
+        num_w = [max(bold_font.size(str(rw.left))[0] for rw in g) for g in groups]
+        need = sum(lab_w) + sum(num_w) + 4 * len(groups)
+        if need <= inner_w and y + lines * line <= r.bottom - pad // 2 + 2:
+            choice = (groups, lab_w, num_w, need)
             break
-        col = TEXT if row.left else ZERO
-        num = str(row.left)
-        nw = fonts.get_font(size, bold=True).size(num)[0]
-        draw_text(surf, row.label, size, col, (cx, cy), max_width=max(8, cell - nw - 6))
-        draw_text(surf, num, size, ACCENT if row.left else ZERO, (cx + cell - 4, cy), anchor="topright", bold=True)
+        if choice is None or need < choice[3]:
+            choice = (groups, lab_w, num_w, need)
+    groups, lab_w, num_w, need = choice
+    gap = max(0, inner_w - need) // max(1, len(groups) - 1) if len(groups) > 1 else 0
+    cx = x0
+    for g, lw, nw in zip(groups, lab_w, num_w):
+        cell = min(lw, max(8, inner_w // len(groups) - nw - 4)) if need > inner_w else lw
+        for k, row in enumerate(g):
+            cy = y + k * line
+            if cy + fs > r.bottom:
+                break
+            draw_text(surf, row.label, fs, _counter_colour(row), (cx, cy), max_width=max(8, cell))
+            draw_text(surf, str(row.left), fs, ACCENT if row.left else ZERO, (cx + cell + 4 + nw, cy),
+                      anchor="topright", bold=True)
+        cx += cell + 4 + nw + gap
+
+
+def _counter_colour(row: Any) -> tuple:
+    """A counter row's label colour: its suit's (red ♥ ♦ and big joker, light ♠ ♣), dimmed at zero."""
+    if not row.left:
+        return ZERO
+    card = getattr(row, "card", None)
+    if card is None:
+        return TEXT
+    if card.suit is None:
+        return COUNTER_RED if card.rank >= 16 else TEXT
+    return COUNTER_RED if card.suit in ("H", "D") else TEXT
+
+
+COUNTER_RED = (255, 128, 118)
 
 
 _BUBBLES: dict[tuple, pygame.Surface] = {}

@@ -58,9 +58,9 @@ class Metrics:
         self.unit = u = min(w / 1280, h / 720)
         self.margin = max(6, round(12 * u))
         self.font = max(14, round(22 * u))
-        self.small = max(12, round(17 * u))
+        self.small = max(14, round(17 * u))
         self.title = max(26, round(54 * u))
-        self.button_h = max(32, round(50 * u))
+        self.button_h = max(40, round(50 * u))
         self.gap = max(6, round(12 * u))
 
 
@@ -392,19 +392,48 @@ class FormScreen(Screen):
         """A muted line under the rows ("" for none; ``"\\n"`` separates lines)."""
         return ""
 
-    def _geometry(self, n_rows: int) -> tuple[pygame.Rect, int, int]:
-        """Panel rect, title height and row height; rows shrink to fit short windows."""
+    def _slots(self, rows: list[tuple[str, list[Choice]]], avail: int) -> list[tuple[int, int, int]]:
+        """Where each row goes: ``(line, column, columns it spans of 2)``, or one column of
+        lines when it fits in ``avail`` px.  With two columns the rows whose buttons need more
+        than a half panel span both, after the others."""
+        m = self.metrics
+        n = len(rows)
+        if (n + 1) * (m.button_h + m.gap) <= avail:
+            return [(i, 0, 1) for i in range(n)]
+        col_w = (m.w - 2 * m.margin - m.margin * 2) // 2  # as laid out by build()
+        half = col_w - m.margin * 4 - round(col_w * 0.3)
+
+        def need(choices: list[Choice]) -> int:
+            return sum(fonts.get_font(m.font, bold=True).size(c.label)[0] + 14 for c in choices)
+
+        wide = [i for i, (_l, ch) in enumerate(rows) if need(ch) + max(4, m.gap // 2) * (len(ch) - 1) > half]
+        narrow = [i for i in range(n) if i not in wide]
+        per_col = -(-len(narrow) // 2)
+        out: dict[int, tuple[int, int, int]] = {}
+        for k, i in enumerate(narrow):
+            out[i] = (k % per_col, k // per_col, 1)
+        for k, i in enumerate(wide):
+            out[i] = (per_col + k, 0, 2)
+        return [out[i] for i in range(n)]
+
+    def _geometry(self, rows: list[tuple[str, list[Choice]]]) -> tuple[pygame.Rect, int, int]:
+        """Panel rect, title height and row height; rows shrink to fit short windows, and go
+        in two columns when one is too tall (``self._slot`` tells where each row goes)."""
         m = self.metrics
         title_h = round(m.title * 0.7) + m.gap * 3
         note_lines = max(1, len(self.note().split("\n")))
         note_h = note_lines * (m.small + m.gap // 2) + m.gap * 2 - m.gap // 2
         avail = m.h - 2 * m.margin - title_h - note_h - m.margin * 3
         row_h = m.button_h
-        # n rows + the footer row, each followed by a gap
-        if (n_rows + 1) * (row_h + m.gap) > avail:
-            row_h = max(24, avail // (n_rows + 1) - m.gap)
-        ph = title_h + (n_rows + 1) * (row_h + m.gap) + note_h + m.margin * 2
+        # the lines of rows + the footer row, each followed by a gap
+        self._slot = self._slots(rows, avail)
+        lines = max((ln for ln, _c, _s in self._slot), default=-1) + 1
+        if (lines + 1) * (row_h + m.gap) > avail:
+            row_h = max(40, avail // (lines + 1) - m.gap)
+        ph = title_h + (lines + 1) * (row_h + m.gap) + note_h + m.margin * 2
         pw = min(m.w - 2 * m.margin, max(560, round(980 * m.unit)))
+        if any(c for _l, c, _s in self._slot):
+            pw = m.w - 2 * m.margin
         panel = pygame.Rect(0, 0, pw, min(ph, m.h - 2 * m.margin))
         panel.center = (m.w // 2, m.h // 2)
         return panel, title_h, row_h
@@ -413,28 +442,36 @@ class FormScreen(Screen):
         """Lay out the rows and the footer inside the panel."""
         m = self.metrics
         rows = self.rows()
-        panel, title_h, row_h = self._geometry(len(rows))
+        panel, title_h, row_h = self._geometry(rows)
         self._panel = panel
-        label_w = round(panel.w * 0.3)
-        x0 = panel.x + m.margin * 2 + label_w
-        area_w = panel.right - m.margin * 2 - x0
-        y = panel.y + title_h
+        cols = 2 if any(c or s > 1 for _l, c, s in self._slot) else 1
+        col_w = (panel.w - m.margin * 2 * (cols - 1)) // cols
+        label_w = round(col_w * 0.3)
+        top = panel.y + title_h
+        bottom = top
         out: list[Button] = []
         self._labels: list[tuple[str, pygame.Rect]] = []
-        for label, choices in rows:
-            self._labels.append((label, pygame.Rect(panel.x + m.margin * 2, y, label_w - m.margin, row_h)))
+        for (label, choices), (line, col, span) in zip(rows, self._slot):
+            col_x = panel.x + (col_w + m.margin * 2) * col
+            y = top + line * (row_h + m.gap)
+            x0 = col_x + m.margin * 2 + label_w
+            area_w = (panel.right if span > 1 else col_x + col_w) - m.margin * 2 - x0
+            self._labels.append((label, pygame.Rect(col_x + m.margin * 2, y, label_w - m.margin, row_h)))
             total_w = sum(c.weight for c in choices) or 1.0
             gap = max(4, m.gap // 2)
             free = area_w - gap * (len(choices) - 1)
+            need = [fonts.get_font(m.font, bold=True).size(c.label)[0] + 14 for c in choices]
+            share = [round(free * c.weight / total_w) for c in choices]
+            if any(n > sh for n, sh in zip(need, share)) and sum(need) <= free:  # room by need
+                share = [n + round((free - sum(need)) * c.weight / total_w) for n, c in zip(need, choices)]
             x = x0
-            for c in choices:
-                w = round(free * c.weight / total_w)
+            for c, w in zip(choices, share):
                 style = c.style if c.style != "choice" else ("normal" if c.selected else "flat")
                 out.append(Button(c.key, pygame.Rect(x, y, w, row_h), c.label, enabled=c.enabled,
                                   style=style, selected=c.selected))
                 x += w + gap
-            y += row_h + m.gap
-        self._note_y = y
+            bottom = max(bottom, y + row_h + m.gap)
+        y = self._note_y = bottom
         note_lines = max(1, len(self.note().split("\n")))
         foot = self.footer()
         if foot:

@@ -56,7 +56,7 @@ from game.scenes.settle import SettlePanel
 from game.scenes import table_extras as extras
 from game.scenes.trump import SUIT_ORDER, TrumpPanel
 from game.text import SUIT_NAMES, cards_label, reason_text, seat_name, suit_label
-from game.widgets import (ACCENT, ERROR, TEXT, Button, RowItem, Toast, draw_panel, draw_text, fit_row, icon,
+from game.widgets import (ACCENT, ERROR, TEXT, Button, RowItem, button_width, Toast, draw_panel, draw_text, fit_row, icon,
                           label_color)
 
 log = logging.getLogger(__name__)
@@ -1101,7 +1101,7 @@ class TableScene:
                                  [False] * len(items))
 
     def _tool_buttons(self) -> list[Button]:
-        """Last trick / Hint / Auto-play in the right-hand column."""
+        """Last trick / Hint / Auto-play under the left-hand seat (on two rows when one is short of room)."""
         v = self.view
         items = [("help:last", _("Last trick"), v.last_trick is not None, self.show_last)]
         if extras.can_show_buried(v):
@@ -1109,8 +1109,19 @@ class TableScene:
         if v.seat is not None:
             items.append(("help:hint", _("Hint"), v.my_turn and not self._dealing and not self.show_settlement, False))
             items.append(("help:auto", _("Auto"), True, self.auto))
-        return self._fit_buttons([RowItem(k, label) for k, label, _e, _s in items], self.layout.tools_rect, "",
-                                 [e for _k, _l, e, _s in items], [sel for _k, _l, _e, sel in items])
+        lay = self.layout
+        rows, area = [items], lay.tools_rect
+        gap = max(3, lay.margin // 2)
+        if area.h >= 2 * lay.button_h and len(items) > 1:
+            one_row = sum(button_width(label, lay.min_font, pad=12) for _k, label, _e, _s in items)
+            rows = [items] if one_row + gap * (len(items) - 1) <= area.w else [items[:1], items[1:]]
+        row_h = (area.h - gap * (len(rows) - 1)) // len(rows)
+        out = []
+        for i, row in enumerate(rows):
+            out += self._fit_buttons([RowItem(k, label) for k, label, _e, _s in row],
+                                     pygame.Rect(area.x, area.y + i * (row_h + gap), area.w, row_h), "",
+                                     [e for _k, _l, e, _s in row], [sel for _k, _l, _e, sel in row])
+        return out
 
     def _fit_buttons(self, items: list[RowItem], area: pygame.Rect, prefix: str, enabled: list[bool],
                      selected: list[bool]) -> list[Button]:
@@ -1219,6 +1230,13 @@ class TableScene:
         ta = lay.trick_area
         box = pygame.Rect(0, 0, min(ta.w, round(lay.trick_w * 7.5)), min(ta.h, round(lay.trick_h * 2.9)))
         box.center = ta.center
+        for hud_rect in (lay.scores_rect, lay.tools_rect):  # never over the points panel or the buttons
+            r = hud_rect.inflate(lay.margin * 2, lay.margin * 2)
+            if box.colliderect(r):  # below or above it, or narrower: whichever leaves more room
+                half = max(0, r.x - box.centerx if r.centerx > box.centerx else box.centerx - r.right)
+                box = max((pygame.Rect(box.x, r.bottom, box.w, max(0, box.bottom - r.bottom)),
+                           pygame.Rect(box.x, box.y, box.w, max(0, r.y - box.y)),
+                           pygame.Rect(box.centerx - half, box.y, 2 * half, box.h)), key=lambda c: c.w * c.h)
         return box
 
     def _draw_last_trick(self, surf: pygame.Surface) -> None:
@@ -1236,8 +1254,15 @@ class TableScene:
             return
         title = _("Last trick (trick {n}): {name} won {p} points").format(
             n=last.trick_no, name=seat_name(last.winner, v.seat, self.names), p=last.points)
-        t = draw_text(surf, title, lay.small_font, (150, 230, 255), (box.centerx, box.y + m // 2), anchor="midtop",
-                      bold=True, max_width=box.w - 2 * m)
+        lines = [title]
+        if fonts.fit_size(title, lay.small_font, box.w - 2 * m, bold=True) < lay.min_font:  # two lines
+            cut = max(title.find(": "), title.find("："))
+            if cut > 0:
+                lines = [title[:cut + 1].strip(), title[cut + 1:].strip()]
+        t = pygame.Rect(box.centerx, box.y + m // 2, 0, 0)
+        for line in lines:
+            t = draw_text(surf, line, lay.small_font, (150, 230, 255), (box.centerx, t.bottom), anchor="midtop",
+                          bold=True, max_width=box.w - 2 * m)
         inner = pygame.Rect(box.x + m, t.bottom + m // 2, box.w - 2 * m, box.bottom - m - t.bottom - m // 2)
         ch = max(24, min(round(lay.trick_h * 0.72), inner.h // 2 - 2))
         cw = round(ch * 0.7)
@@ -1385,7 +1410,7 @@ class TableScene:
         tiny = lay.min_font
         ch1 = max(24, round(lay.trick_h * 0.55))
         ch2, ch3 = max(22, round(ch1 * 0.75)), max(20, round(ch1 * 0.55))
-        half, third = round(ta.w * 0.45), round(ta.w * 0.3)
+        half, third = round(ta.w * 0.4), round(ta.w * 0.3)
         key_notes = [t for t in notes if t.cards] or notes[-1:]
         variants = [(notes, fs, ch1, None, False)]
         if key_notes != notes:  # older announcements give way to a failed throw first
