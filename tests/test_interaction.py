@@ -157,13 +157,18 @@ def test_escape_opens_the_menu_in_every_phase_even_with_cards_raised():
 # -- a hand at normal speed: counts, bubbles and notices ----------------------------------------------
 def _play_animated(size, check, frames=40000, dt=1 / 30):
     """Play one hand at normal speed on a fake clock, ``check(app)`` after every frame."""
+    import time
+
     now = [100.0]
-    app = make_app(table=_table(seed=8, speed="normal", clock=lambda: now[0]), clock=lambda: now[0],
-                   speed="normal", size=size)
+    table = _table(seed=8, speed="normal", clock=lambda: now[0])
+    app = make_app(table=table, clock=lambda: now[0], speed="normal", size=size)
+    app.options.fps = 0  # the fake clock paces the hand; no real frame waits
     try:
         for _ in range(frames):
             now[0] += dt
             app.step()
+            if table.busy:  # let the AI worker answer before the next simulated frame
+                time.sleep(0.001)
             check(app)
             if (app.scene.show_settlement or app.scene.view.phase == Phase.SETTLE) and not app.scene.timeline.busy():
                 break
