@@ -1115,11 +1115,12 @@ class TableScene:
         if area.h >= 2 * lay.button_h and len(items) > 1:
             one_row = sum(button_width(label, lay.min_font, pad=12) for _k, label, _e, _s in items)
             rows = [items] if one_row + gap * (len(items) - 1) <= area.w else [items[:1], items[1:]]
-        row_h = (area.h - gap * (len(rows) - 1)) // len(rows)
+        row_h = min(lay.toolbar.h, (area.h - gap * (len(rows) - 1)) // len(rows))
+        top = area.centery - (row_h * len(rows) + gap * (len(rows) - 1)) // 2
         out = []
         for i, row in enumerate(rows):
             out += self._fit_buttons([RowItem(k, label) for k, label, _e, _s in row],
-                                     pygame.Rect(area.x, area.y + i * (row_h + gap), area.w, row_h), "",
+                                     pygame.Rect(area.x, top + i * (row_h + gap), area.w, row_h), "",
                                      [e for _k, _l, e, _s in row], [sel for _k, _l, _e, sel in row])
         return out
 
