@@ -41,9 +41,7 @@ Usage: ``python benchmarks/client_frames.py [--xvfb] [--driver auto|x11|dummy] [
 from __future__ import annotations
 
 import argparse
-import atexit
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -83,31 +81,10 @@ SEEN: dict[str, str] = {}  # renderer asked -> what really ran (backend kind, dr
 
 
 def start_xvfb(display: str = XVFB_DISPLAY, screen: str = XVFB_SCREEN) -> subprocess.Popen:
-    """Start ``Xvfb display -screen 0 screen`` and wait until it accepts clients; it is stopped
-    when this process exits.  Raises RuntimeError when it does not come up."""
-    if shutil.which("Xvfb") is None:
-        raise RuntimeError("Xvfb is not installed")
-    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", screen, "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """Start the benchmark's Xvfb (:func:`game.xvfb.start_xvfb`); stopped at exit."""
+    from game.xvfb import start_xvfb as start
 
-    def stop() -> None:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-    atexit.register(stop)
-    sock = Path(f"/tmp/.X11-unix/X{display.lstrip(':')}")
-    for _ in range(100):
-        if proc.poll() is not None:
-            raise RuntimeError(f"Xvfb {display} exited with {proc.returncode} (display in use?)")
-        if sock.exists():
-            return proc
-        time.sleep(0.05)
-    stop()
-    raise RuntimeError(f"Xvfb {display} did not start")
+    return start(display, screen)
 
 
 def choose_driver(driver: str) -> str:

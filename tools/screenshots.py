@@ -29,12 +29,10 @@ otherwise.
 from __future__ import annotations
 
 import argparse
-import atexit
 import os
 import shutil
 import subprocess
 import sys
-import time
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
@@ -48,31 +46,12 @@ XVFB_DISPLAY = ":74"
 
 
 def start_xvfb(size: tuple[int, int], display: str = XVFB_DISPLAY) -> subprocess.Popen:
-    """Start ``Xvfb display`` with a screen large enough for a ``size`` window (the client
-    shrinks windows that do not fit the desktop) and wait for it; stopped at exit.  Raises
-    RuntimeError when it does not come up."""
+    """Start Xvfb (:func:`game.xvfb.start_xvfb`) with a screen large enough for a ``size``
+    window (the client shrinks windows that do not fit the desktop); stopped at exit."""
+    from game.xvfb import start_xvfb as start
+
     sw, sh = max(1920, int(size[0] / 0.9) + 16), max(1080, int(size[1] / 0.85) + 16)
-    proc = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{sw}x{sh}x24", "-nolisten", "tcp"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-    def stop() -> None:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-    atexit.register(stop)
-    sock = Path(f"/tmp/.X11-unix/X{display.lstrip(':')}")
-    for _ in range(100):
-        if proc.poll() is not None:
-            raise RuntimeError(f"Xvfb {display} exited with {proc.returncode} (display in use?)")
-        if sock.exists():
-            return proc
-        time.sleep(0.05)
-    stop()
-    raise RuntimeError(f"Xvfb {display} did not start")
+    return start(display, f"{sw}x{sh}x24")
 
 
 def _choose_driver(driver: str) -> str:
