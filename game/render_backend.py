@@ -540,27 +540,28 @@ def _open_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
         size = (max(MIN_SIZE[0], min(size[0], int(desk[0] * 0.95))),
                 max(MIN_SIZE[1], min(size[1], int(desk[1] * 0.9))))
     win = pygame.display.set_mode(size, flags)
+    _set_display_window(minimum_size=MIN_SIZE)
+    return win
+
+
+def _set_display_window(**attributes: Any) -> None:
+    """Set attributes (``minimum_size``, ``position``) of the display module's window;
+    nothing when the driver or an older pygame-ce cannot."""
     try:
         import warnings
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
-            pygame.Window.from_display_module().minimum_size = MIN_SIZE
+            win = pygame.Window.from_display_module()
+            for name, value in attributes.items():
+                setattr(win, name, value)
     except Exception:  # older pygame-ce or a driver without windows
         pass
-    return win
 
 
 def _move_display_window(pos: tuple[int, int]) -> None:
     """Move the display module's window to ``pos`` (nothing when the driver cannot)."""
-    try:
-        import warnings
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pygame.Window.from_display_module().position = pos
-    except Exception:  # older pygame-ce or a driver without windows
-        pass
+    _set_display_window(position=pos)
 
 
 def set_fullscreen(backend: Backend, on: bool, size: tuple[int, int]) -> pygame.Surface:
