@@ -6,8 +6,8 @@ is also handed, unchanged, to a :class:`SoftwareBackend` drawing into an off-scr
 what the renderer really shows (read back with ``Renderer.to_surface``) must equal that surface
 byte for byte.  Plain scenes (menus, overlays) draw on the backend's canvas: what the renderer
 shows must equal the canvas.  Seeded whole hands are played at 800×480, 1280×720 and 1920×1080
-(deal, auction, trump countdown, burying, tricks, a failed throw, settlement), and every menu
-screen and the pause overlay are opened.  Bounded in frames; nothing here measures time.
+(deal, auction, trump countdown, burying, tricks, a failed throw, settlement, the pause overlay),
+and the main menu's screens are opened.  Bounded in frames; nothing here measures time.
 
 Translucent sprites are blended with SDL's own blitter on the software path (the one SDL's
 renderer uses), so even faded cards match exactly.  A defect this catches: ``Texture.update(surface, area)`` in pygame-ce 2.5 writes at the
@@ -144,6 +144,16 @@ def test_gpu_frames_equal_software_frames_over_a_whole_hand(size):
                 break
         shadow.compare()
         assert {Phase.BID, Phase.PLAY, Phase.SETTLE} <= phases
+        # the pause overlay over the table, and back to the table
+        before = shadow.presented
+        for paused in (True, False):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="",
+                                                 scancode=0))
+            for _ in range(4):
+                _tick(app, now, table)
+            assert bool(app.screens) == paused
+            shadow.compare()
+        assert shadow.presented > before
         assert shadow.partial > 50 and shadow.compared > 10
     finally:
         app.close()
