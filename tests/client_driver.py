@@ -189,3 +189,31 @@ def throw_table(thrower: int, *, speed="instant", clock=None):
     table._outbox = [e.for_seat(table.seat) for e in table.game.events]
     table._view_cache = None
     return table
+
+
+def loopback_lan(monkeypatch) -> None:
+    """Make the client's LAN host listen on 127.0.0.1, on any free port, and announce nothing
+    (for tests that open "Host a LAN game")."""
+    import functools
+
+    import net.server
+    from game.scenes import lan
+
+    monkeypatch.setattr(lan.LanScreen, "port", 0)
+    monkeypatch.setattr(lan.LanScreen, "announce", None)
+    monkeypatch.setattr(net.server, "ServerConfig", functools.partial(net.server.ServerConfig, bind="127.0.0.1"))
+
+
+def open_host_lobby(app: App, seconds: float = 20.0):
+    """Open "Host a LAN game" in ``app`` and run frames until its lobby is up (at most
+    ``seconds``); returns the LAN screen.  AssertionError with the screen's error otherwise."""
+    import time
+
+    app.open_lan("host")
+    scr = app.top
+    end = time.monotonic() + seconds
+    while scr.state != "lobby" and time.monotonic() < end:
+        app.step()
+        time.sleep(0.01)
+    assert scr.state == "lobby", scr.error
+    return scr

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import json
 import re
-import time
 
 import pytest
 
 from engine.ruleset import OPTION_VALUES, RuleOptions, hongwu, option_names, parse_rule
 
 pygame = pytest.importorskip("pygame")
+
+from tests.client_driver import loopback_lan, open_host_lobby  # noqa: E402
 
 from game import fonts, house_rules, i18n, settings  # noqa: E402
 from game.app import App, Options  # noqa: E402
@@ -364,23 +364,11 @@ def test_host_bad_rule_is_an_argparse_error(bad, capsys):
 
 def test_lan_host_screen_hosts_with_the_saved_rules(monkeypatch):
     pytest.importorskip("net.remote_table")
-    import net.server
-    from game.scenes import lan
-
-    monkeypatch.setattr(lan.LanScreen, "port", 0)
-    monkeypatch.setattr(lan.LanScreen, "announce", None)
-    monkeypatch.setattr(net.server, "ServerConfig",
-                        functools.partial(net.server.ServerConfig, bind="127.0.0.1"))
+    loopback_lan(monkeypatch)
     settings.save(settings.Settings(house_rules={"base_score": 3, "failed_throw_penalty": 20}))
     app = menu_app()
     try:
-        app.open_lan("host")
-        scr = app.top
-        end = time.monotonic() + 20
-        while scr.state != "lobby" and time.monotonic() < end:
-            app.step()
-            time.sleep(0.01)
-        assert scr.state == "lobby", scr.error
+        scr = open_host_lobby(app)
         assert scr.table.table["options"] == {"kitty_to_dealer_always": False, "base_score": 3,
                                               "failed_throw_penalty": 20}
         assert scr.handle.host.server.rooms[0].ruleset.options == RuleOptions(base_score=3, failed_throw_penalty=20)

@@ -15,6 +15,8 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
+from tests.client_driver import loopback_lan, open_host_lobby  # noqa: E402
+
 from game import fonts, i18n, settings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,26 +165,13 @@ def test_nothing_overlaps_and_the_last_trick_leaves_the_points_panel(drawn):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_lan_lobby_is_big_enough(lang, drawn, monkeypatch):
     pytest.importorskip("net.remote_table")
-    import functools
-    import time
-
-    import net.server
     from game.app import App, Options
-    from game.scenes import lan
 
-    monkeypatch.setattr(lan.LanScreen, "port", 0)
-    monkeypatch.setattr(lan.LanScreen, "announce", None)
-    monkeypatch.setattr(net.server, "ServerConfig", functools.partial(net.server.ServerConfig, bind="127.0.0.1"))
+    loopback_lan(monkeypatch)
     app = App(Options(menu=True, lang=lang, speed="instant", audio=False, save_settings=False, user_plugins=False,
                       size=(800, 480)))
     try:
-        app.open_lan("host")
-        scr = app.top
-        end = time.monotonic() + 20
-        while scr.state != "lobby" and time.monotonic() < end:
-            app.step()
-            time.sleep(0.01)
-        assert scr.state == "lobby", scr.error
+        scr = open_host_lobby(app)
         for _ in range(3):
             scr.invalidate()
             app.step()

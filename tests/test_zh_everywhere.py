@@ -17,7 +17,7 @@ pygame = pytest.importorskip("pygame")
 
 from game import fonts, i18n, settings  # noqa: E402
 from game.app import App, Options  # noqa: E402
-from tests.client_driver import make_app, throw_table  # noqa: E402
+from tests.client_driver import loopback_lan, open_host_lobby, make_app, throw_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -194,25 +194,14 @@ def test_lan_notices_and_marks_in_chinese(drawn):
 
 def test_lan_lobby_in_chinese(drawn, monkeypatch):
     pytest.importorskip("net.remote_table")
-    import functools
 
-    import net.server
-    from game.scenes import lan
 
-    monkeypatch.setattr(lan.LanScreen, "port", 0)
-    monkeypatch.setattr(lan.LanScreen, "announce", None)
-    monkeypatch.setattr(net.server, "ServerConfig", functools.partial(net.server.ServerConfig, bind="127.0.0.1"))
+    loopback_lan(monkeypatch)
     own = "\0"
     app = App(Options(menu=True, lang="zh", speed="instant", audio=False, user_plugins=False,
                       size=(1280, 720), max_frames=5000))
     try:
-        app.open_lan("host")
-        scr = app.top
-        end = time.monotonic() + 20
-        while scr.state != "lobby" and time.monotonic() < end:
-            app.step()
-            time.sleep(0.01)
-        assert scr.state == "lobby", scr.error
+        scr = open_host_lobby(app)
         own = scr.name  # the player's own name
         scr.table.fill(1, "basic")
         end = time.monotonic() + 3
