@@ -446,11 +446,11 @@ class ZpyHand:
         return []
 
     def _standing_arg(self):
-        """The standing declaration as the rules functions take it (``{"seat", "cards"}`` or
-        None)."""
+        """The standing declaration as the rules functions take it: ``(seat, cards)``; None
+        before any in the deal; ``(dealer, ())`` after a kitty flip (§5)."""
         if self.standing is None:
-            return None
-        return {"seat": self.standing[0], "cards": list(self.standing[1])}
+            return (self.dealer, ()) if self.dealer is not None else None
+        return self.standing
 
     def legal_actions(self, seat: int | None = None) -> Iterator[ZpyAction]:
         """Every action ``seat`` (default: the seat to act) may take now, lazily: passes and
