@@ -870,3 +870,24 @@ def first_legal_action(hand: ZpyHand) -> ZpyAction:
     if hand.phase is ZPhase.BURY:
         return Bury(seat, tuple(hand.hands[seat][: hand.ruleset.kitty_size]))
     return next(hand.legal_actions(seat))
+
+
+def result_line(hand: ZpyHand) -> str:
+    """One line for a settled hand (``hongwu play --ruleset zhaopengyou``): hand number,
+    dealer, friend (and the call), trump, level, the catchers' points P and the levels after,
+    e.g. ``hand 1: dealer 4, friend 3 (1st AS), trump D, level 2, catchers 100, levels after
+    2 2 2 3 3``. ValueError if the hand is not settled."""
+    st = hand.settlement
+    if st is None:
+        raise ValueError("the hand is not settled")
+    card, nth = hand.friend_call
+    call = f"{('1st', '2nd', '3rd')[nth - 1]} {card}"
+    friend = f"alone ({call})" if hand.friend is None else f"{hand.friend} ({call})"
+    trump = hand.trump if hand.trump else "none"
+    levels = " ".join(LEVEL_NAMES[v] for v in st.levels)
+    end = ""
+    if st.game_over:
+        end = f", game over: seat {', '.join(map(str, st.game_winners))} won"
+    return (f"hand {hand.hand_no}: dealer {hand.dealer}, friend {friend}, trump {trump}, "
+            f"level {LEVEL_NAMES[hand.level]}, catchers {st.catcher_points}, "
+            f"{st.winner} win, levels after {levels}{end}")
