@@ -30,7 +30,8 @@ from __future__ import annotations
 import enum
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from typing import Iterator, Sequence
 
 from engine import zhaopengyou_rules as zr
@@ -43,8 +44,9 @@ from engine.events import (
 from engine.order import level_context
 from engine.refusals import Refusal
 from engine.ruleset import RuleSet, zhaopengyou
-from engine.state import Bury, FinishedTrick, IllegalAction, Play, _shuffle
-from engine.tricks import PlayOptions, check_lead, follow_error, trick_winner
+from engine.order import EFFECTIVE_SUITS
+from engine.state import Bury, FinishedTrick, IllegalAction, Play, _cards_played, _shuffle
+from engine.tricks import PlayOptions, _must_follow, _throw_verdict, follow_error, split_suits, trick_winner
 
 
 class ZPhase(enum.Enum):
@@ -214,9 +216,10 @@ class ZpyView:
         return legal_friend_calls(self.trump, self.level, self.ruleset.options)
 
 
+@lru_cache(maxsize=256)
 def legal_friend_calls(trump: str | None, level: int, options) -> tuple[tuple[Card, int], ...]:
     """Every ``(card, nth)`` the rules accept as a call with trump ``trump`` at level ``level``
-    (:func:`engine.zhaopengyou_rules.friend_call_error` decides; 找朋友 spec §4)."""
+    (:func:`engine.zhaopengyou_rules.friend_call_error` decides; 找朋友 spec §4). Cached."""
     out = []
     for c in ALL_CARDS:
         for nth in (1, 2, 3):
@@ -225,8 +228,23 @@ def legal_friend_calls(trump: str | None, level: int, options) -> tuple[tuple[Ca
     return tuple(out)
 
 
-def _counts(cards: Sequence[int]) -> Counter:
-    return Counter(cards)
+_new_object = object.__new__
+
+
+def _card_dealt(seat: int, card: Card, card_no: int) -> CardDealt:
+    """``CardDealt(seat, (card,), 1, card_no)`` built without the dataclass ``__init__`` (155
+    a deal; the same object in every way, as engine.state does for its per-card events)."""
+    event = _new_object(CardDealt)
+    d = event.__dict__
+    d["seat"] = seat
+    d["cards"] = (card,)
+    d["count"] = 1
+    d["card_no"] = card_no
+    return event
+
+
+if [f.name for f in fields(CardDealt)] != ["seat", "cards", "count", "card_no"]:  # pragma: no cover
+    raise ImportError("CardDealt changed: update _card_dealt in engine.zhaopengyou")
 
 
 def _candidates(hand: Sequence[Card], rank: int, sizes: Sequence[int]) -> list[tuple[Card, ...]]:
@@ -298,6 +316,8 @@ class ZpyHand:
     _last_declarer: int | None = None
     _passes: int = 0
     _ctx: object = None
+    _suit_ix: list | None = None  # PLAY: per seat, the hand split by effective suit
+    _suit_memo: list | None = None  # PLAY: per seat, the sampler's memo (PlayOptions._memo)
     _relevant: list[int] = field(default_factory=list)  # per seat: level cards + jokers held (DEAL)
     _decl_cache: dict = field(default_factory=dict)  # per seat: (key, declarations) (DEAL)
 
@@ -478,9 +498,11 @@ class ZpyHand:
         """What ``seat`` (default: the seat to act) may play now; ValueError outside play."""
         if self.phase is not ZPhase.PLAY:
             raise ValueError("there are play options only in the play phase")
+        current = self.current
         if seat is None:
-            seat = self.to_act
-        return PlayOptions(self.hands[seat], self.current[0][1] if self.current else None, self._ctx)
+            seat = (self.leader + len(current)) % self.ruleset.players
+        return PlayOptions._prepared(self.hands[seat], current[0][1] if current else None, self._ctx,
+                                     tuple(self._suit_ix[seat]), self._suit_memo[seat])
 
     def view(self, seat: int | None) -> ZpyView:
         """What ``seat`` may see (None: an observer, public information only)."""
@@ -517,32 +539,50 @@ class ZpyHand:
         )
 
     # -- the deal (§3) ------------------------------------------------------------------
+    def _can_declare(self, s: int) -> bool:
+        """Whether seat ``s`` holds a declaration that would stand now (DEAL; cached)."""
+        if not self._relevant[s] or s not in self.eligible:
+            return False
+        if self.standing is not None and self.options.declaration_mode == "first":
+            return False
+        cached = self._decl_cache.get(s)
+        if cached is not None and cached[0] == (self._relevant[s], len(self.declarations)):
+            return bool(cached[1])
+        return bool(self.declarations_for(s))
+
     def _run_deal(self) -> None:
-        """Deal and poll until a seat that can declare is to act, or the deal is over."""
+        """Deal and poll until a seat that can declare is to act, or the deal is over.
+        ``_queue`` holds the seats of the open window still to poll, first to act first."""
         n = self.ruleset.players
         events = self.events
+        queue = self._queue
+        stack, hands, relevant, levels = self.stack, self.hands, self._relevant, self.levels
+        deal_size, first = self.deal_size, self.first_card
+        can = self._can_declare
         while True:
-            while self._queue:  # the open window
-                s = self._queue[0]
-                if self.declarations_for(s):
-                    self._to_act = s
+            while queue:  # the open window
+                if can(queue[0]):
+                    self._to_act = queue[0]
                     return
-                self._queue.pop(0)
+                del queue[0]
             # the window is closed: deal the next card, or repeat / end after the last card
-            if self.dealt < self.deal_size:
-                seat = (self.first_card + self.dealt) % n
-                card = self.stack[self.dealt]
-                self.dealt += 1
-                self.hands[seat].append(card)
-                if card >= SMALL_JOKER or card.rank == self.levels[seat]:
-                    self._relevant[seat] += 1
-                events.append(CardDealt(seat, (card,), 1, self.dealt))
-                self._queue = [(seat + i) % n for i in range(n)]
+            dealt = self.dealt
+            if dealt < deal_size:
+                seat = (first + dealt) % n
+                card = stack[dealt]
+                self.dealt = dealt = dealt + 1
+                hands[seat].append(card)
+                events.append(_card_dealt(seat, card, dealt))
+                if card >= SMALL_JOKER or card.rank == levels[seat]:
+                    relevant[seat] += 1
+                    queue.extend((seat + i) % n for i in range(n))
+                elif any(relevant):  # only seats already able to declare can act in this window
+                    queue.extend((seat + i) % n for i in range(n))
                 self._window_declared = False
                 continue
             if self._window_declared:
                 start = (self._last_declarer + 1) % n
-                self._queue = [(start + i) % n for i in range(n)]
+                queue.extend((start + i) % n for i in range(n))
                 self._window_declared = False
                 continue
             self._to_act = None
@@ -565,7 +605,7 @@ class ZpyHand:
             _shuffle(self.stack, self.rng)
             self.dealt = 0
             self.hands = [[] for _ in range(n)]
-            self._relevant = [0] * n
+            self._relevant[:] = [0] * n
             self._decl_cache = {}
             self.kitty = ()
             self._run_deal()
@@ -720,47 +760,74 @@ class ZpyHand:
     def _start_play(self) -> None:
         self.phase = ZPhase.PLAY
         self.leader = self.dealer
+        ctx = self._ctx
+        # per seat: the hand split by effective suit (kept in step with ``hands`` by _play)
+        # and the PlayOptions sampler's memo of those tuples (as engine.state.Game does)
+        self._suit_ix = [list(split_suits(h, ctx)) for h in self.hands]
+        self._suit_memo = [[None] * 5 for _ in self.hands]
 
     def _play(self, action: Play) -> list[Event]:
         cards = _parse(action.cards)
         seat, ctx, n = action.seat, self._ctx, self.ruleset.players
         hand = self.hands[seat]
+        suits = self._suit_ix[seat]
+        suitx = ctx.SUITX
         events: list[Event] = []
-        if not self.current:  # leading (RS §7)
+        current = self.current
+        if not current:  # leading (RS §7): a throw is judged against the other four hands
             if not cards:
                 raise IllegalAction(Refusal("empty_lead", "choose at least one card to lead"))
             left = _remove(hand, cards)
             if len(cards) > 1:
-                sx = ctx.SUITX
-                s0 = sx[cards[0]]
-                if any(sx[c] != s0 for c in cards):
-                    raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
-                others = [self.hands[(seat + i) % n] for i in range(1, n)]
-                verdict = check_lead(cards, others, ctx)
-                if not verdict.valid and verdict.forced is not None:
-                    forced = tuple(verdict.forced)
-                    events.append(ThrowFailed(seat, tuple(cards), forced, (seat + 1 + verdict.blocker) % n))
+                s0 = suitx[cards[0]]
+                counts: dict[Card, int] = {}
+                for c in cards:
+                    if suitx[c] != s0:
+                        raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
+                    counts[c] = counts.get(c, 0) + 1
+                ix = self._suit_ix
+                others = [ix[(seat + i) % n][s0] for i in range(1, n)]
+                forced, blocker = _throw_verdict(cards, counts, others, ctx)
+                if forced is not None:
+                    forced_cards = tuple(forced.cards)
+                    events.append(ThrowFailed(seat, tuple(cards), forced_cards, (seat + 1 + blocker) % n))
                     self.failed_throws.append(seat)
-                    cards = forced
+                    cards = forced_cards
                     left = _remove(hand, cards)
-        else:
-            reason = follow_error(self.current[0][1], hand, cards, ctx)
-            if reason:
-                raise IllegalAction(reason)
-            left = _remove(hand, cards)
-        cards = tuple(sorted(cards))
+        else:  # following (RS §8)
+            lead = current[0][1]
+            if len(lead) == 1 and len(cards) == 1:
+                card = cards[0]
+                if card not in hand:
+                    raise IllegalAction(Refusal("not_held", f"you do not hold {card}", card=str(card)))
+                sl = suitx[lead[0]]
+                if suitx[card] != sl and suits[sl]:
+                    raise IllegalAction(_must_follow(EFFECTIVE_SUITS[sl]))
+            else:
+                reason = follow_error(lead, hand, cards, ctx)
+                if reason:
+                    raise IllegalAction(reason)
+            left = list(hand)
+            for c in cards:
+                left.remove(c)
+        for c in cards:  # keep the suit split in step with the hand
+            sx = suitx[c]
+            part = list(suits[sx])
+            part.remove(c)
+            suits[sx] = tuple(part)
+        cards = tuple(sorted(cards)) if len(cards) > 1 else tuple(cards)
         self.hands[seat] = left
-        self.current.append((seat, cards))
+        current.append((seat, cards))
         self.plays.append((seat, cards))
-        lead = len(self.current) == 1
+        lead = len(current) == 1
         if lead:
             self.last_lead = cards
-        events.append(CardsPlayed(seat, cards, self.trick_no, lead))
+        events.append(_cards_played(seat, cards, self.trick_no, lead))
         if not self.friend_resolved and self.friend_call[0] in cards:
             status = zr.track_friend(zr.FriendCall(*self.friend_call), self.dealer, self.plays)
             if status.friend is not None or status.alone:
                 self._resolve_friend(status, events)
-        if len(self.current) == n:
+        if len(current) == n:
             events.extend(self._finish_trick())
         self.events.extend(events)
         return events
@@ -808,6 +875,10 @@ class ZpyHand:
     def apply(self, action: ZpyAction) -> list[Event]:
         """Apply ``action``; returns the events it caused (also appended to ``events``).
         Raises :class:`IllegalAction` (state unchanged) when it is not allowed now."""
+        if type(action) is Play and self.phase is _PLAY:  # the common case first
+            seat = action.seat
+            if type(seat) is int and seat == (self.leader + len(self.current)) % self.ruleset.players:
+                return self._play(action)
         if self.phase is ZPhase.SETTLE:
             raise IllegalAction(Refusal("hand_over", "the hand is over"))
         seat = getattr(action, "seat", None)
@@ -825,6 +896,7 @@ class ZpyHand:
         return _HANDLERS[type(action)](self, action)
 
 
+_PLAY = ZPhase.PLAY
 _ALLOWED = {
     Declare: (ZPhase.DEAL, ZPhase.COUNTER),
     Pass: (ZPhase.DEAL, ZPhase.COUNTER),
@@ -842,8 +914,12 @@ _HANDLERS = {
 
 
 def _parse(cards) -> tuple[Card, ...]:
-    if isinstance(cards, tuple) and all(type(c) is Card for c in cards):
-        return cards
+    if type(cards) is tuple:
+        for c in cards:
+            if type(c) is not Card:
+                break
+        else:
+            return cards
     try:
         return parse_cards(cards)
     except (ValueError, TypeError) as exc:
