@@ -318,6 +318,7 @@ class ZpyHand:
     _ctx: object = None
     _suit_ix: list | None = None  # PLAY: per seat, the hand split by effective suit
     _suit_memo: list | None = None  # PLAY: per seat, the sampler's memo (PlayOptions._memo)
+    _can: list = field(default_factory=list)  # DEAL: per seat, can it declare now (None: unknown)
     _relevant: list[int] = field(default_factory=list)  # per seat: level cards + jokers held (DEAL)
     _decl_cache: dict = field(default_factory=dict)  # per seat: (key, declarations) (DEAL)
 
@@ -377,6 +378,7 @@ class ZpyHand:
         hand.points_won = [0] * n
         hand.hands = [[] for _ in range(n)]
         hand._relevant = [0] * n
+        hand._can = [False] * n
         hand.events.append(HandStarted(hand_no, seed, ruleset.decks, first_card))
         hand._run_deal()
         return hand
@@ -539,30 +541,24 @@ class ZpyHand:
         )
 
     # -- the deal (§3) ------------------------------------------------------------------
-    def _can_declare(self, s: int) -> bool:
-        """Whether seat ``s`` holds a declaration that would stand now (DEAL; cached)."""
-        if not self._relevant[s] or s not in self.eligible:
-            return False
-        if self.standing is not None and self.options.declaration_mode == "first":
-            return False
-        cached = self._decl_cache.get(s)
-        if cached is not None and cached[0] == (self._relevant[s], len(self.declarations)):
-            return bool(cached[1])
-        return bool(self.declarations_for(s))
-
     def _run_deal(self) -> None:
         """Deal and poll until a seat that can declare is to act, or the deal is over.
-        ``_queue`` holds the seats of the open window still to poll, first to act first."""
+        ``_queue`` holds the seats of the open window still to poll, first to act first;
+        ``_can[s]`` whether seat s holds a declaration that would stand (None: to be worked
+        out again, after it got a level card or joker, or after any declaration)."""
         n = self.ruleset.players
         events = self.events
         queue = self._queue
-        stack, hands, relevant, levels = self.stack, self.hands, self._relevant, self.levels
+        stack, hands, relevant, levels, can = self.stack, self.hands, self._relevant, self.levels, self._can
         deal_size, first = self.deal_size, self.first_card
-        can = self._can_declare
         while True:
             while queue:  # the open window
-                if can(queue[0]):
-                    self._to_act = queue[0]
+                s = queue[0]
+                v = can[s]
+                if v is None:
+                    v = can[s] = bool(self.declarations_for(s))
+                if v:
+                    self._to_act = s
                     return
                 del queue[0]
             # the window is closed: deal the next card, or repeat / end after the last card
@@ -575,8 +571,8 @@ class ZpyHand:
                 events.append(_card_dealt(seat, card, dealt))
                 if card >= SMALL_JOKER or card.rank == levels[seat]:
                     relevant[seat] += 1
-                    queue.extend((seat + i) % n for i in range(n))
-                elif any(relevant):  # only seats already able to declare can act in this window
+                    can[seat] = None
+                if None in can or True in can:  # else every seat can only pass
                     queue.extend((seat + i) % n for i in range(n))
                 self._window_declared = False
                 continue
@@ -606,6 +602,7 @@ class ZpyHand:
             self.dealt = 0
             self.hands = [[] for _ in range(n)]
             self._relevant[:] = [0] * n
+            self._can[:] = [False] * n
             self._decl_cache = {}
             self.kitty = ()
             self._run_deal()
@@ -660,6 +657,7 @@ class ZpyHand:
         start = len(self.events)
         self.events.append(ev)
         if phase == "deal":
+            self._can[:] = [None] * self.ruleset.players  # the standing declaration changed
             self._window_declared = True
             self._last_declarer = seat
             self._queue.pop(0)
