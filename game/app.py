@@ -753,8 +753,8 @@ class App:
 # -- command line -------------------------------------------------------------------------------------
 def _seats(text: str) -> list[str]:
     seats = [s.strip() for s in text.split(",")]
-    if len(seats) not in (4, 5) or not all(seats):  # the ruleset's seat count is checked in run()
-        raise argparse.ArgumentTypeError("give four comma-separated seats, e.g. human,basic,random,basic "
+    if len(seats) < 2 or not all(seats):  # how many the ruleset needs is checked in run()
+        raise argparse.ArgumentTypeError("give comma-separated seats, e.g. human,basic,random,basic "
                                          "(five with --ruleset zhaopengyou)")
     if seats.count("human") > 1:
         raise argparse.ArgumentTypeError("at most one seat can be human")
@@ -910,6 +910,13 @@ def _interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
+def hongwu_ruleset():
+    """The 红五 ruleset (its seat count checks ``--seats``)."""
+    from engine.ruleset import hongwu
+
+    return hongwu()
+
+
 def run(ns: argparse.Namespace) -> int:
     """Entry point of ``hongwu play``; returns the exit code: 0, 2 for bad options (an
     unknown or clashing AI in ``--seats`` is reported before any window opens), 3 when
@@ -924,8 +931,9 @@ def run(ns: argparse.Namespace) -> int:
         from game.headless_match import run as run_zhaopengyou
 
         return run_zhaopengyou(ns)
-    if ns.seats is not None and len(ns.seats) != 4:
-        print("hongwu play: 红五 needs four seats, e.g. human,basic,random,basic", file=sys.stderr)
+    if ns.seats is not None and len(ns.seats) != hongwu_ruleset().players:
+        print(f"hongwu play: 红五 needs {hongwu_ruleset().players} seats, e.g. human,basic,random,basic",
+              file=sys.stderr)
         return 2
     if getattr(ns, "match", False):
         print("hongwu play: --match is for --ruleset zhaopengyou (红五 hands are independent)", file=sys.stderr)

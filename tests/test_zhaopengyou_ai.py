@@ -261,3 +261,20 @@ def test_cli_match_stops_at_its_bound_and_refuses_a_window():
     four = _hongwu("play", "--ruleset", "zhaopengyou", "--seats", "basic,basic,basic,basic", "--hands", "1",
                    "--speed", "instant")
     assert four.returncode == 2 and "5 seats" in four.stderr
+
+
+def test_arena_on_zhaopengyou_rotates_five_seats_and_reports_level_gains():
+    from ai_plugins.arena import ArenaConfig, format_summary, lineups, run_arena
+
+    assert len(lineups(2, 5)) == 10 and all(len(lu) == 5 for lu in lineups(2, 5))
+    config = ArenaConfig(ais=("basic", "random"), deals=2, seed=5, ruleset="zhaopengyou",
+                         user_dir=False, entry_points=False)
+    summary = run_arena(config, jobs=1)
+    assert summary["ruleset"] == "zhaopengyou" and summary["deals"] == 2
+    for label in ("basic", "random"):
+        s = summary["ais"][label]
+        assert s["hands"] == 2 * 25  # 10 line-ups x 5 seats, half each AI, per deal
+        assert 0 <= s["mean_level_gain"] <= 4 and s["ci95"] is not None and s["faults"] == 0
+    assert "levels/hand" in format_summary(summary)[1]
+    again = run_arena(config, jobs=1)
+    assert again == summary  # reproducible
