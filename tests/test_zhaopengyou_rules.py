@@ -12,7 +12,7 @@ from engine.patterns import INVALID, classify
 from engine.ruleset import ZPY_CHOICES, RuleSet, ZhaoPengyouOptions, hongwu, zhaopengyou
 from engine.tricks import check_lead, follow_error, legal_follows, trick_winner
 from engine.zhaopengyou_rules import (
-    FriendCall, apply_levels, check_declaration, friend_call_error, kitty_multiplier, level_gains,
+    FriendCall, apply_levels, check_declaration, deal_window, kitty_flip, friend_call_error, kitty_multiplier, level_gains,
     raise_level, settle_hand, track_friend,
 )
 
@@ -186,3 +186,13 @@ def test_generator_and_check_agree_with_top_tractors(ctx, data):
     assert (follow_error(lead, hand, play, ctx) is None) == (play in follows)
     plays = [lead] + [next(iter(follows))] * 4
     assert 0 <= trick_winner(plays, ctx) < 5
+
+
+def test_kitty_flip_and_windows():
+    levels = (4, 3, 3, 2, 2)
+    assert kitty_flip(parse_cards("BJ 9C 3H 3S KD 3D 7H"), 2, {0, 1, 3}, levels) == (3, "C")  # no 2: first non-joker
+    assert kitty_flip(parse_cards("BJ 9C 3H 2S KD 3D 7H"), 2, {0, 1, 3}, levels) == (3, "S")  # first card of L = 2
+    assert kitty_flip(parse_cards("4D 9C 3H 2S KD 3D 7H"), 4, {0, 1}, levels) == (0, "D")
+    with pytest.raises(ValueError):
+        kitty_flip(parse_cards("9C"), 0, set(), levels)
+    assert deal_window(3) == (3, 4, 0, 1, 2)
