@@ -1,5 +1,6 @@
 """找朋友 rules below the judge: the ruleset and its options, level contexts beside the 红五
 ones, and properties of the shared pattern/trick code on level-card orders."""
+import random
 from collections import Counter
 
 import pytest
@@ -10,7 +11,7 @@ from engine.cards import ALL_CARDS, parse_cards
 from engine.order import context, level_context
 from engine.patterns import INVALID, classify
 from engine.ruleset import ZPY_CHOICES, RuleSet, ZhaoPengyouOptions, hongwu, zhaopengyou
-from engine.tricks import check_lead, follow_error, legal_follows, trick_winner
+from engine.tricks import PlayOptions, check_lead, follow_error, legal_follows, trick_winner
 from engine.zhaopengyou_rules import (
     FriendCall, apply_levels, check_declaration, deal_window, kitty_flip, friend_call_error, kitty_multiplier, level_gains,
     raise_level, settle_hand, track_friend,
@@ -165,14 +166,16 @@ def test_classify_of_any_one_suit_lead_is_a_pattern(ctx, data):
     assert check_lead(cards, [[], [], [], []], ctx).valid  # nobody holds the suit: it stands
 
 
-@settings(max_examples=120, deadline=None)
-@given(st.builds(level_context, st.integers(2, 14), st.sampled_from(["S", None]), st.just(True)), st.data())
-def test_generator_and_check_agree_with_top_tractors(ctx, data):
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(contexts, st.builds(level_context, st.integers(2, 14), st.sampled_from(["S", None]), st.just(True))),
+       st.data())
+def test_generator_and_check_agree(ctx, data):
     lead = _one_suit_multiset(ctx, data)
     if len(lead) > 6:
         lead = lead[:6]
-    hand = data.draw(st.lists(st.sampled_from([c for c in ALL_CARDS if ctx.is_trump(c)] + list(parse_cards("3D 4D 9D AD"))),
-                              min_size=len(lead), max_size=len(lead) + 5))
+    suit = ctx.SUITX[lead[0]]
+    pool = [c for c in ALL_CARDS if ctx.SUITX[c] == suit] + list(parse_cards("3D 4D 9D AD 7S"))
+    hand = data.draw(st.lists(st.sampled_from(pool), min_size=len(lead), max_size=len(lead) + 6))
     counts = Counter(hand)
     hand = [c for c, k in counts.items() for _ in range(min(k, 3))]
     if len(hand) < len(lead):
@@ -186,6 +189,8 @@ def test_generator_and_check_agree_with_top_tractors(ctx, data):
     assert (follow_error(lead, hand, play, ctx) is None) == (play in follows)
     plays = [lead] + [next(iter(follows))] * 4
     assert 0 <= trick_winner(plays, ctx) < 5
+    sampled = PlayOptions(hand, lead, ctx).sample(random.Random(len(hand)))
+    assert tuple(sorted(sampled)) in follows
 
 
 def test_kitty_flip_and_windows():
@@ -196,3 +201,24 @@ def test_kitty_flip_and_windows():
     with pytest.raises(ValueError):
         kitty_flip(parse_cards("9C"), 0, set(), levels)
     assert deal_window(3) == (3, 4, 0, 1, 2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.builds(level_context, st.integers(2, 14), st.sampled_from(["S", "H", None]), st.just(True)),
+       st.lists(st.integers(0, 53), max_size=24), st.integers(2, 3), st.integers(1, 4))
+def test_tractor_windows_through_equal_rungs(ctx, ids, group, length):
+    """Every window of ``length`` consecutive rungs (one card per rung) is found once, and
+    nothing else (a brute-force reading of Z§7 with equal 副级牌 on one rung)."""
+    from itertools import product as cartesian
+
+    from engine.tricks import _units
+
+    counts = Counter(ids)
+    counts = {c: min(k, 3) for c, k in counts.items()}
+    held = [c for c, k in counts.items() if k >= group and ctx.SEQ[c] >= 0]
+    expected = set()
+    for combo in cartesian(held, repeat=length):
+        if all(ctx.SUITX[a] == ctx.SUITX[combo[0]] and ctx.SEQ[a] == ctx.SEQ[combo[0]] + i for i, a in enumerate(combo)):
+            expected.add(combo)
+    got = [tuple(u) for u in _units(counts, group, length, ctx)]
+    assert len(got) == len(set(got)) and set(got) == expected
