@@ -222,3 +222,28 @@ def test_tractor_windows_through_equal_rungs(ctx, ids, group, length):
             expected.add(combo)
     got = [tuple(u) for u in _units(counts, group, length, ctx)]
     assert len(got) == len(set(got)) and set(got) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 4), st.one_of(st.none(), st.integers(0, 4)), st.lists(st.integers(2, 14), min_size=5, max_size=5),
+    st.lists(st.integers(0, 60).map(lambda x: 5 * x), min_size=5, max_size=5), st.integers(0, 4),
+    st.lists(st.integers(0, 4), max_size=3), st.sampled_from([
+        {}, {"level_table": "dead_band"}, {"game_end": "reach_a"}, {"must_play_levels": ["5", "10", "K"]},
+        {"failed_throw_penalty": 25}, {"kitty_multiplier": "power", "threshold": 100, "step": 30},
+    ]),
+)
+def test_settle_properties(dealer, friend, levels, points, last, failed, opts):
+    options = ZhaoPengyouOptions.from_mapping(opts)
+    s = settle_hand(dealer=dealer, friend=friend, levels=levels, trump="S", points_won=points,
+                    kitty=parse_cards("KD 5C 3S 6S 7C 8C 9D"), last_trick_winner=last,
+                    last_lead=parse_cards("9D 9D"), options=options, failed_throws=failed)
+    assert sorted(s.dealer_side + s.catchers) == [0, 1, 2, 3, 4] and dealer in s.dealer_side
+    assert len(s.dealer_side) == (1 if friend in (None, dealer) else 2)
+    assert s.catcher_points >= 0 and all(g >= 0 for g in s.gains)
+    assert all(old <= new <= 14 for old, new in zip(levels, s.levels))
+    assert all(new == old for i, (old, new) in enumerate(zip(levels, s.levels)) if i not in s.eligible)
+    assert (s.winner == "dealer") == (s.catcher_points < options.threshold)
+    assert s.eligible == (s.dealer_side if s.winner == "dealer" else s.catchers)
+    assert s.multiplier == 0 or last in s.catchers
+    assert s.game_over == bool(s.game_winners) and s.first_card_to == dealer
