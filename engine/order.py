@@ -201,7 +201,7 @@ def _level_context_new(level: int, trump: str | None, top_tractors: bool) -> Tru
     ctx.trump_index = SUITS.index(trump) if trump is not None else TRUMP_INDEX
     ctx.level = level
     ctx.top_tractors = top_tractors
-    ctx.key = ("level", level, trump, top_tractors)
+    ctx.key = f"L{level}:{trump or NO_TRUMP}:{int(top_tractors)}"  # a str: its hash is cached
     suitx, val, seq = _level_tables(level, trump, top_tractors)
     # equal cards sharing one sequence position (副级牌 in top tractors, level cards in no-trump)
     positions = [(suitx[c], seq[c]) for c in ALL_CARDS if seq[c] >= 0]
@@ -225,7 +225,8 @@ def level_context(level: int, trump: str | None, top_tractors: bool = False) -> 
     (§7): each suit's ranks without L (so with L = 5, 4 and 6 are adjacent); jokers and level
     cards join no tractor unless ``top_tractors`` (option ``trump_top_tractors``), which makes
     the top of the trump suit, the 副级牌 (one rung), 主级牌, small and big joker consecutive.
-    ``ctx.key`` is ``("level", level, trump, top_tractors)``; ``ctx.trump`` is None in no-trump.
+    ``ctx.key`` is ``"L<level>:<trump or none>:<0|1>"`` (e.g. ``"L5:S:0"``), unlike any 红五
+    key; ``ctx.trump`` is None in no-trump (``ctx.trump_index`` is then 4, no suit).
     Raises ValueError for a level outside 2..14 or another trump text.
     """
     if trump == NO_TRUMP:
@@ -237,9 +238,10 @@ def level_context(level: int, trump: str | None, top_tractors: bool = False) -> 
     return _level_context(level, trump, bool(top_tractors))
 
 
-def context_for_key(key: "str | tuple") -> TrumpContext:
+def context_for_key(key: str) -> TrumpContext:
     """The cached context whose ``key`` is ``key`` (a 红五 trump letter, or a 找朋友
-    ``("level", level, trump, top_tractors)``); used by the per-context caches."""
-    if isinstance(key, str):
+    ``"L<level>:<trump>:<top>"``); used by the per-context caches in patterns and tricks."""
+    if len(key) == 1:
         return context(key)
-    return _level_context(key[1], key[2], key[3])
+    level, trump, top = key[1:].split(":")
+    return _level_context(int(level), None if trump == NO_TRUMP else trump, top == "1")

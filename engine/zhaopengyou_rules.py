@@ -179,6 +179,35 @@ def check_declaration(
     return DeclareVerdict(True, False, trump, own, "not stronger than the standing declaration")
 
 
+def kitty_flip(kitty: Sequence[Card], first_seat: int, eligible: Collection[int], levels: Sequence[int]) -> tuple[int, str]:
+    """Nobody declared (zhaopengyou-spec §3, ``no_declaration`` "kitty_flip" or redeals used
+    up): ``(dealer, trump)``. The dealer is the first seat with the declaring right
+    (``eligible``) counting from ``first_seat`` (the first-card seat) in play order; with L his
+    level, trump is the suit of the kitty's first card of rank L in deal order (``kitty`` as
+    dealt), else of its first card that is not a joker. Raises ValueError when no seat is
+    eligible or the kitty holds only jokers."""
+    n = len(levels)
+    dealer = next((s % n for s in range(first_seat, first_seat + n) if s % n in eligible), None)
+    if dealer is None:
+        raise ValueError("no seat holds the declaring right")
+    level = levels[dealer]
+    cards = [Card(c) for c in kitty]
+    for c in cards:
+        if not c.is_joker and c.rank == level:
+            return dealer, c.suit
+    for c in cards:
+        if not c.is_joker:
+            return dealer, c.suit
+    raise ValueError("a kitty of jokers only names no trump suit")
+
+
+def deal_window(after_seat: int, players: int = PLAYERS) -> tuple[int, ...]:
+    """The seats polled in one declaration window (zhaopengyou-spec §3), in order: the seat
+    that just got a card (or, after the deal, the seat after the last declarer) first, then
+    each next seat once: ``after_seat, after_seat + 1, ...`` (mod ``players``)."""
+    return tuple((after_seat + i) % players for i in range(players))
+
+
 # --------------------------------------------------------------------------------------
 # the friend (§4)
 # --------------------------------------------------------------------------------------
@@ -419,7 +448,7 @@ def hand_context(level: int, trump: str | None, options: ZhaoPengyouOptions) -> 
 
 __all__ = [
     "ACE", "COUNTER", "DEAL", "DeclareVerdict", "FriendCall", "FriendStatus", "PLAYERS",
-    "ZpySettlement", "apply_levels", "check_declaration", "counter_strength",
+    "ZpySettlement", "apply_levels", "deal_window", "kitty_flip", "check_declaration", "counter_strength",
     "declaration_strength", "friend_call_error", "hand_context", "kitty_multiplier",
     "level_gains", "raise_level", "settle_hand", "track_friend",
 ]
