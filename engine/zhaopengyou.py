@@ -41,7 +41,7 @@ from engine.events import (
     HandSettled, HandStarted, KittyBuried, KittyFlipped, KittyTaken, Passed, Redealt, ThrowFailed,
     TrickWon,
 )
-from engine.order import level_context
+from engine.order import NO_TRUMP, level_context
 from engine.refusals import Refusal
 from engine.ruleset import RuleSet, zhaopengyou
 from engine.order import EFFECTIVE_SUITS
@@ -229,6 +229,7 @@ def legal_friend_calls(trump: str | None, level: int, options) -> tuple[tuple[Ca
 
 
 _new_object = object.__new__
+_window = lru_cache(maxsize=None)(zr.deal_window)  # the seats of one window, in poll order (§3)
 
 
 def _card_dealt(seat: int, card: Card, card_no: int) -> CardDealt:
@@ -316,6 +317,7 @@ class ZpyHand:
     _last_declarer: int | None = None
     _passes: int = 0
     _ctx: object = None
+    _standing_trump: str | None = None  # the trump the standing declaration sets (None: no-trump)
     _suit_ix: list | None = None  # PLAY: per seat, the hand split by effective suit
     _suit_memo: list | None = None  # PLAY: per seat, the sampler's memo (PlayOptions._memo)
     _can: list = field(default_factory=list)  # DEAL: per seat, can it declare now (None: unknown)
@@ -573,12 +575,11 @@ class ZpyHand:
                     relevant[seat] += 1
                     can[seat] = None
                 if None in can or True in can:  # else every seat can only pass
-                    queue.extend((seat + i) % n for i in range(n))
+                    queue.extend(_window(seat, n))
                 self._window_declared = False
                 continue
             if self._window_declared:
-                start = (self._last_declarer + 1) % n
-                queue.extend((start + i) % n for i in range(n))
+                queue.extend(_window((self._last_declarer + 1) % n, n))
                 self._window_declared = False
                 continue
             self._to_act = None
@@ -592,7 +593,7 @@ class ZpyHand:
             seat, cards = self.standing
             self.dealer = seat
             self.level = self.levels[seat]
-            self.trump = self._trump_of(cards)
+            self.trump = self._standing_trump
             self.events.append(DealFinished(seat, self.level, self.trump, True))
         elif self.options.no_declaration == "redeal" and self.deal_no <= self.options.max_redeals:
             self.deal_no += 1
@@ -607,13 +608,10 @@ class ZpyHand:
             self.kitty = ()
             self._run_deal()
             return
-        else:  # kitty flip: the first seat with the right from the first-card seat deals
-            dealer = next(s for s in ((self.first_card + i) % n for i in range(n)) if s in self.eligible)
+        else:  # kitty flip: the rules name the dealer and the trump (§3)
+            dealer, trump = zr.kitty_flip(self.kitty, self.first_card, self.eligible, self.levels)
             self.dealer = dealer
             self.level = self.levels[dealer]
-            trump = next((c.suit for c in self.kitty if c.rank == self.level and c.suit), None)
-            if trump is None:
-                trump = next(c.suit for c in self.kitty if c.suit)
             self.trump = trump
             self.kitty_flip = self.kitty
             self.standing = None
@@ -625,11 +623,6 @@ class ZpyHand:
             self.phase = ZPhase.CALL_FRIEND
         else:
             self._start_bury(self.dealer)
-
-    @staticmethod
-    def _trump_of(cards: Sequence[Card]) -> str | None:
-        """The trump a declaration sets: its suit, or None (no-trump) for jokers (§3)."""
-        return cards[0].suit
 
     def _set_ctx(self) -> None:
         self._ctx = level_context(self.level, self.trump, self.options.trump_top_tractors)
@@ -651,7 +644,8 @@ class ZpyHand:
                                         cards=[str(c) for c in cards]))
         self.standing = (seat, tuple(cards))
         self.declarations.append((seat, tuple(cards), phase))
-        trump = self._trump_of(cards)
+        trump = None if v.trump == NO_TRUMP else v.trump  # the rules say what it makes trump
+        self._standing_trump = trump
         level = self.levels[seat] if phase == "deal" else self.level
         ev = Declared(seat, tuple(cards), phase, trump, level)
         start = len(self.events)
