@@ -35,17 +35,19 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from engine import zhaopengyou_rules as zr
-from engine.cards import ALL_CARDS, BIG_JOKER, POINTS, SMALL_JOKER, SUITS, Card, make_deck, parse_cards
+from engine.cards import ALL_CARDS, POINTS, SMALL_JOKER, Card, make_deck, parse_cards
 from engine.events import (
-    CardDealt, CardsPlayed, DealFinished, Declared, Event, FriendCalled, FriendRevealed,
-    HandSettled, HandStarted, KittyBuried, KittyFlipped, KittyTaken, Passed, Redealt, ThrowFailed,
-    TrickWon,
+    CardDealt, DealFinished, Declared, Event, FriendCalled, FriendRevealed,
+    HandSettled, HandStarted, KittyBuried, KittyFlipped, KittyTaken, Passed, Redealt,
 )
 from engine.order import NO_TRUMP, level_context
 from engine.refusals import Refusal
 from engine.ruleset import RuleSet, zhaopengyou
-from engine.order import EFFECTIVE_SUITS
-from engine.state import Bury, FinishedTrick, IllegalAction, Play, _cards_played, _shuffle
+from engine.order import EFFECTIVE_SUITS, TRUMP_INDEX
+from engine.state import (
+    Bury, FinishedTrick, IllegalAction, Play, _cards_played, _finished_trick, _shuffle, _throw_failed,
+    _trick_won,
+)
 from engine.tricks import PlayOptions, _must_follow, _throw_verdict, follow_error, split_suits, trick_winner
 
 
@@ -782,7 +784,7 @@ class ZpyHand:
                 forced, blocker = _throw_verdict(cards, counts, others, ctx)
                 if forced is not None:
                     forced_cards = tuple(forced.cards)
-                    events.append(ThrowFailed(seat, tuple(cards), forced_cards, (seat + 1 + blocker) % n))
+                    events.append(_throw_failed(seat, tuple(cards), forced_cards, (seat + 1 + blocker) % n))
                     self.failed_throws.append(seat)
                     cards = forced_cards
                     left = _remove(hand, cards)
@@ -834,14 +836,29 @@ class ZpyHand:
 
     def _finish_trick(self) -> list[Event]:
         plays = tuple(self.current)
-        w = trick_winner([p for _, p in plays], self._ctx)
+        ctx = self._ctx
+        sx = ctx.SUITX
+        if len(plays[0][1]) == 1:  # singles: the highest of the led suit, or the highest trump
+            cards = [p[0] for _, p in plays]
+            vals = ctx.VAL
+            w, bs, bv = 0, sx[cards[0]], vals[cards[0]]
+            for i in range(1, len(cards)):
+                c = cards[i]
+                s = sx[c]
+                if s == bs:
+                    if vals[c] > bv:
+                        w, bv = i, vals[c]
+                elif s == TRUMP_INDEX:  # a ruff (the winner so far is not a trump)
+                    w, bs, bv = i, s, vals[c]
+        else:
+            w = trick_winner([p for _, p in plays], ctx)
+            cards = [c for _, p in plays for c in p]
         winner = plays[w][0]
-        points = sum(POINTS[c] for _, p in plays for c in p)
+        points = sum(map(POINTS.__getitem__, cards))
         self.points_won[winner] += points
-        self.tricks.append(FinishedTrick(self.trick_no, self.leader, plays, winner, points))
-        sx = self._ctx.SUITX
-        ruff = sx[plays[0][1][0]] != 4 and sx[plays[w][1][0]] == 4
-        events: list[Event] = [TrickWon(winner, points, self.trick_no, plays, ruff, ())]
+        self.tricks.append(_finished_trick(self.trick_no, self.leader, plays, winner, points))
+        ruff = sx[plays[0][1][0]] != TRUMP_INDEX and sx[plays[w][1][0]] == TRUMP_INDEX
+        events: list[Event] = [_trick_won(winner, points, self.trick_no, plays, ruff, ())]
         self.current = []
         self.leader = winner
         self.trick_no += 1

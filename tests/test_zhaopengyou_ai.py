@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 from ai_helpers import manager_for, write_plugin
 from ai_plugins.matches import play_match
 from ai_plugins.runner import make_player, play_hand
-from engine.cards import SMALL_JOKER, Card, make_deck
+from engine.cards import Card
 from engine.match import ZpyMatch
 from engine.ruleset import ZPY_CHOICES, zhaopengyou
 from engine.state import Bury, IllegalAction, Play
-from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase, ZpyHand
+from engine.zhaopengyou import CallFriend, Declare, ZPhase, ZpyHand
 
 ROOT = Path(__file__).resolve().parent.parent
 

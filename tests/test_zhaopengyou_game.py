@@ -357,6 +357,11 @@ def test_settlement_is_the_rules_settlement():
     assert again == st
     assert sum(hand.points_won) + sum(c.points for c in hand.kitty) == 300
     assert all(len(t.plays) == 5 for t in hand.tricks)
+    from engine.tricks import trick_winner
+
+    for t in hand.tricks:  # every trick went to the rules' winner, points counted
+        assert t.plays[trick_winner([p for _, p in t.plays], hand.ctx)][0] == t.winner
+        assert t.points == sum(c.points for _, p in t.plays for c in p)
     assert sum(len(p) for t in hand.tricks for _, p in t.plays) == 155
     assert "hand 1: dealer" in result_line(hand)
 
@@ -389,7 +394,6 @@ def test_match_is_reproducible_and_refuses_an_unfinished_hand():
 
 
 def test_hongwu_match_has_the_same_interface():
-    from ai_plugins.builtin.random_ai import RandomAI  # noqa: F401  (just the engine below)
     from engine.state import first_legal_action
 
     m = HongwuMatch(seed=3, max_hands=2)
