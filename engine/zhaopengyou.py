@@ -323,6 +323,7 @@ class ZpyHand:
     _suit_ix: list | None = None  # PLAY: per seat, the hand split by effective suit
     _suit_memo: list | None = None  # PLAY: per seat, the sampler's memo (PlayOptions._memo)
     _can: list = field(default_factory=list)  # DEAL: per seat, can it declare now (None: unknown)
+    _rel: list = field(default_factory=list)  # DEAL: per seat, {level card or joker: copies held}
     _relevant: list[int] = field(default_factory=list)  # per seat: level cards + jokers held (DEAL)
     _decl_cache: dict = field(default_factory=dict)  # per seat: (key, declarations) (DEAL)
 
@@ -382,6 +383,7 @@ class ZpyHand:
         hand.points_won = [0] * n
         hand.hands = [[] for _ in range(n)]
         hand._relevant = [0] * n
+        hand._rel = [{} for _ in range(n)]
         hand._can = [False] * n
         hand.events.append(HandStarted(hand_no, seed, ruleset.decks, first_card))
         hand._run_deal()
@@ -447,14 +449,16 @@ class ZpyHand:
             cached = self._decl_cache.get(seat)
             if cached is not None and cached[0] == key:
                 return list(cached[1])
-            rank = self.levels[seat]
+            rel = self._rel[seat]  # the seat's level cards and jokers, all held: no hand check
+            standing, options, levels, eligible = self._standing_arg(), self.options, self.levels, self.eligible
             out = []
-            for cards in _candidates(self.hands[seat], rank, (1, 2, 3)):
-                v = zr.check_declaration("deal", seat, cards, standing=self._standing_arg(),
-                                         options=self.options, levels=self.levels,
-                                         eligible=self.eligible, hand=self.hands[seat])
-                if v.overrides:
-                    out.append(cards)
+            for c in sorted(rel):
+                for k in range(1, min(3, rel[c]) + 1):
+                    cards = (c,) * k
+                    v = zr.check_declaration("deal", seat, cards, standing=standing, options=options,
+                                             levels=levels, eligible=eligible)
+                    if v.overrides:
+                        out.append(cards)
             self._decl_cache[seat] = (key, tuple(out))
             return out
         if self.phase is ZPhase.COUNTER:
@@ -554,6 +558,7 @@ class ZpyHand:
         events = self.events
         queue = self._queue
         stack, hands, relevant, levels, can = self.stack, self.hands, self._relevant, self.levels, self._can
+        rels = self._rel
         deal_size, first = self.deal_size, self.first_card
         while True:
             while queue:  # the open window
@@ -575,6 +580,8 @@ class ZpyHand:
                 events.append(_card_dealt(seat, card, dealt))
                 if card >= SMALL_JOKER or card.rank == levels[seat]:
                     relevant[seat] += 1
+                    rel = rels[seat]
+                    rel[card] = rel.get(card, 0) + 1
                     can[seat] = None
                 if None in can or True in can:  # else every seat can only pass
                     queue.extend(_window(seat, n))
@@ -605,6 +612,7 @@ class ZpyHand:
             self.dealt = 0
             self.hands = [[] for _ in range(n)]
             self._relevant[:] = [0] * n
+            self._rel = [{} for _ in range(n)]
             self._can[:] = [False] * n
             self._decl_cache = {}
             self.kitty = ()
