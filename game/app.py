@@ -836,6 +836,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="zhaopengyou: play hands until the game ends (at most --max-hands)")
     p.add_argument("--max-hands", type=int, default=None, metavar="N",
                    help="zhaopengyou --match: stop after N hands if nobody has won (default 300)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="zhaopengyou: a rule option (repeatable; RULES.md 找朋友), e.g. "
+                        "declaration_mode=first, counter_declare=off, friend_call_time=after_bury")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
     return p
@@ -938,8 +941,8 @@ def run(ns: argparse.Namespace) -> int:
         print(f"hongwu play: 红五 needs {hongwu_ruleset().players} seats, e.g. human,basic,random,basic",
               file=sys.stderr)
         return 2
-    if getattr(ns, "match", False):
-        print("hongwu play: --match is for --ruleset zhaopengyou (红五 hands are independent)", file=sys.stderr)
+    if getattr(ns, "match", False) or getattr(ns, "option", None):
+        print("hongwu play: --match and --option are for --ruleset zhaopengyou", file=sys.stderr)
         return 2
     try:
         options = options_from_args(ns)

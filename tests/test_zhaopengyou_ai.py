@@ -288,3 +288,18 @@ def test_arena_on_zhaopengyou_rotates_five_seats_and_reports_level_gains():
     assert "levels/hand" in format_summary(summary)[1]
     again = run_arena(config, jobs=1)
     assert again == summary  # reproducible
+
+
+def test_cli_options_are_the_zhaopengyou_options(capsys):
+    from game.cli import main
+
+    args = ["play", "--ruleset", "zhaopengyou", "--hands", "1", "--speed", "instant", "--seed", "2",
+            "--no-user-plugins"]
+    assert main(args + ["--option", "counter_declare=off", "--option", "must_play_levels=5,K"]) == 0
+    assert capsys.readouterr().out.startswith("hand 1: dealer ")
+    assert main(args + ["--option", "counter_declare=maybe"]) == 2
+    assert "counter_declare" in capsys.readouterr().err
+    assert main(args + ["--option", "nonsense"]) == 2
+    assert "NAME=VALUE" in capsys.readouterr().err
+    assert main(args + ["--rule", "base_score=3"]) == 2  # 红五's house rules do not apply
+    assert main(["play", "--seats", "basic,basic,basic,basic", "--hands", "1", "--option", "step=1"]) == 2
