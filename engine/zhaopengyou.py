@@ -314,7 +314,8 @@ class ZpyHand:
     # polling state: the seat to act in DEAL / COUNTER, the seats still to poll in the
     # current window (DEAL), whether someone declared in it, and the counter round's passes
     _to_act: int | None = None
-    _queue: list[int] = field(default_factory=list)
+    _win: tuple[int, ...] = ()  # DEAL: the open window's seats in poll order
+    _pos: int = 5  # DEAL: the next seat of ``_win`` to poll (the window is closed at its end)
     _window_declared: bool = False
     _last_declarer: int | None = None
     _passes: int = 0
@@ -383,6 +384,7 @@ class ZpyHand:
         hand.points_won = [0] * n
         hand.hands = [[] for _ in range(n)]
         hand._relevant = [0] * n
+        hand._win, hand._pos = (), n
         hand._rel = [{} for _ in range(n)]
         hand._can = [False] * n
         hand.events.append(HandStarted(hand_no, seed, ruleset.decks, first_card))
@@ -449,16 +451,20 @@ class ZpyHand:
             cached = self._decl_cache.get(seat)
             if cached is not None and cached[0] == key:
                 return list(cached[1])
-            rel = self._rel[seat]  # the seat's level cards and jokers, all held: no hand check
+            if cached is not None and cached[0][0] == key[0] and self.options.self_overbid:
+                # same cards, a stronger declaration stands: only what overrode before can now
+                # (without self_overbid a seat's own standing hid options that may return)
+                candidates = cached[1]
+            else:
+                rel = self._rel[seat]  # the seat's level cards and jokers, all held
+                candidates = [(c,) * k for c in sorted(rel) for k in range(1, min(3, rel[c]) + 1)]
             standing, options, levels, eligible = self._standing_arg(), self.options, self.levels, self.eligible
             out = []
-            for c in sorted(rel):
-                for k in range(1, min(3, rel[c]) + 1):
-                    cards = (c,) * k
-                    v = zr.check_declaration("deal", seat, cards, standing=standing, options=options,
-                                             levels=levels, eligible=eligible)
-                    if v.overrides:
-                        out.append(cards)
+            for cards in candidates:
+                v = zr.check_declaration("deal", seat, cards, standing=standing, options=options,
+                                         levels=levels, eligible=eligible)
+                if v.overrides:
+                    out.append(cards)
             self._decl_cache[seat] = (key, tuple(out))
             return out
         if self.phase is ZPhase.COUNTER:
@@ -551,25 +557,26 @@ class ZpyHand:
     # -- the deal (§3) ------------------------------------------------------------------
     def _run_deal(self) -> None:
         """Deal and poll until a seat that can declare is to act, or the deal is over.
-        ``_queue`` holds the seats of the open window still to poll, first to act first;
-        ``_can[s]`` whether seat s holds a declaration that would stand (None: to be worked
-        out again, after it got a level card or joker, or after any declaration)."""
+        ``_win`` is the open window (its seats in poll order) and ``_pos`` the next seat of it
+        to poll; ``_can[s]`` whether seat s holds a declaration that would stand (None: to be
+        worked out again, after it got a level card or joker, or after any declaration)."""
         n = self.ruleset.players
         events = self.events
-        queue = self._queue
         stack, hands, relevant, levels, can = self.stack, self.hands, self._relevant, self.levels, self._can
         rels = self._rel
         deal_size, first = self.deal_size, self.first_card
+        win, pos = self._win, self._pos
         while True:
-            while queue:  # the open window
-                s = queue[0]
+            while pos < n:  # the open window
+                s = win[pos]
                 v = can[s]
                 if v is None:
                     v = can[s] = bool(self.declarations_for(s))
                 if v:
                     self._to_act = s
+                    self._win, self._pos = win, pos
                     return
-                del queue[0]
+                pos += 1
             # the window is closed: deal the next card, or repeat / end after the last card
             dealt = self.dealt
             if dealt < deal_size:
@@ -584,13 +591,14 @@ class ZpyHand:
                     rel[card] = rel.get(card, 0) + 1
                     can[seat] = None
                 if None in can or True in can:  # else every seat can only pass
-                    queue.extend(_window(seat, n))
+                    win, pos = _window(seat, n), 0
                 self._window_declared = False
                 continue
             if self._window_declared:
-                queue.extend(_window((self._last_declarer + 1) % n, n))
+                win, pos = _window((self._last_declarer + 1) % n, n), 0
                 self._window_declared = False
                 continue
+            self._win, self._pos = win, pos
             self._to_act = None
             self._end_deal()
             return
@@ -664,7 +672,7 @@ class ZpyHand:
             self._can[:] = [None] * self.ruleset.players  # the standing declaration changed
             self._window_declared = True
             self._last_declarer = seat
-            self._queue.pop(0)
+            self._pos += 1
             self._run_deal()
         else:
             self.trump = trump
@@ -677,7 +685,7 @@ class ZpyHand:
         start = len(self.events)
         if self.phase is ZPhase.DEAL:
             self.events.append(Passed(action.seat, "deal"))
-            self._queue.pop(0)
+            self._pos += 1
             self._run_deal()
         else:
             self.events.append(Passed(action.seat, "counter"))
