@@ -391,6 +391,75 @@ class ZpyHand:
         hand._run_deal()
         return hand
 
+    def clone(self) -> "ZpyHand":
+        """An independent copy (for search): same state, its own lists; the events so far are
+        copied, later ones diverge."""
+        from dataclasses import replace
+
+        h = replace(self)
+        h.rng = random.Random()
+        h.rng.setstate(self.rng.getstate())
+        h.stack = list(self.stack)
+        h.hands = [list(x) for x in self.hands]
+        for name in ("declarations", "current", "tricks", "plays", "points_won", "failed_throws",
+                     "events", "_can", "_relevant"):
+            setattr(h, name, list(getattr(self, name)))
+        h._rel = [dict(r) for r in self._rel]
+        h._decl_cache = dict(self._decl_cache)
+        if self._suit_ix is not None:
+            h._suit_ix = [list(x) for x in self._suit_ix]
+            h._suit_memo = [list(m) for m in self._suit_memo]
+        return h
+
+    @classmethod
+    def from_view(cls, view: ZpyView, hands: Sequence[Sequence[Card]],
+                  kitty: Sequence[Card] = ()) -> "ZpyHand":
+        """A play-phase hand consistent with ``view`` whose hidden hands are ``hands`` (one
+        card list per seat; ``hands[view.seat]`` must be the view's own hand), for search
+        (determinization). ``kitty`` fills in the buried cards when the viewer did not bury
+        them. The friend, the call and the points so far come from the view. Raises ValueError
+        outside the play phase or when the hand sizes do not match ``view.hand_sizes``."""
+        if view.phase is not ZPhase.PLAY:
+            raise ValueError("from_view needs a view of the play phase")
+        if [len(h) for h in hands] != list(view.hand_sizes):
+            raise ValueError("the hands do not match the view's hand sizes")
+        if view.seat is not None and sorted(hands[view.seat]) != sorted(view.hand):
+            raise ValueError("the viewer's own hand must be kept")
+        rs = view.ruleset
+        n = rs.players
+        h = cls(rs, None, view.hand_no, tuple(view.levels), tuple(view.eligible), view.first_card,
+                random.Random(0), [])
+        h.phase = ZPhase.PLAY
+        h.deal_no, h.dealt = view.deal_no, n * rs.hand_size
+        h.hands = [list(x) for x in hands]
+        buried = view.buried if view.buried is not None else tuple(kitty)
+        h.kitty = h.buried = tuple(sorted(buried))
+        h.declarations = list(view.declarations)
+        h.standing = view.standing
+        h.dealer, h.level, h.trump, h.trump_known = view.dealer, view.level, view.trump, True
+        h.kitty_flip = view.kitty_flip
+        h.friend_call = view.friend_call
+        h.friend, h.alone = view.friend, view.alone
+        h.friend_resolved = view.friend is not None or view.alone
+        h.burier = view.burier
+        h.counter_done = True
+        h.trick_no, h.leader = view.trick_no, view.trick_leader
+        h.current = list(view.current_trick)
+        h.tricks = list(view.tricks)
+        h.plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
+        h.points_won = list(view.points_won)
+        h.failed_throws = list(view.failed_throws)
+        lead_trick = view.current_trick or (view.tricks[-1].plays if view.tricks else ())
+        h.last_lead = tuple(lead_trick[0][1]) if lead_trick else ()
+        if h.friend is not None:  # his points from tricks finished before the trick of the reveal
+            at = zr.track_friend(zr.FriendCall(*h.friend_call), h.dealer, h.plays).revealed_at
+            k = at // n if at is not None else len(h.tricks)
+            h.friend_points_before = sum(t.points for t in h.tricks[:k] if t.winner == h.friend)
+        h._set_ctx()
+        h._suit_ix = [list(split_suits(x, h._ctx)) for x in h.hands]
+        h._suit_memo = [[None] * 5 for _ in h.hands]
+        return h
+
     # -- queries ------------------------------------------------------------------------
     @property
     def options(self):

@@ -469,3 +469,24 @@ def test_bad_actions_leave_the_state_unchanged():
             hand.apply(bad)
     assert hand.__dict__.keys() == snapshot.keys()
     assert hand.dealt == snapshot["dealt"] and hand.events == snapshot["events"]
+
+
+def test_clone_and_from_view_replay_the_same_hand():
+    rng = random.Random(4)
+    hand = ZpyHand.new(seed=44)
+    to_play(hand, rng)
+    for _ in range(37):  # into the hand, past a few tricks
+        hand.apply(Play(hand.to_act, hand.play_options().sample(rng)))
+    twin = hand.clone()
+    seat = hand.to_act
+    view = hand.view(seat)
+    rebuilt = ZpyHand.from_view(view, [hand.hands[s] for s in range(5)], kitty=hand.kitty)
+    moves = random.Random(9)
+    while not hand.is_over:
+        play = hand.play_options().sample(moves)
+        for h in (hand, twin, rebuilt):
+            h.apply(Play(h.to_act, play))
+    assert twin.settlement == hand.settlement == rebuilt.settlement
+    assert twin.friend == hand.friend == rebuilt.friend
+    with pytest.raises(ValueError):
+        ZpyHand.from_view(view, [hand.hands[s] for s in range(5)])  # sizes no longer match
