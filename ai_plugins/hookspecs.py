@@ -116,7 +116,9 @@ def choose_bury(view: PlayerView, count: int) -> Optional[Sequence[Card]]:
         view: the dealer's ``PlayerView`` (``view.phase`` is ``Phase.BURY``; ``view.hand`` now
             includes the kitty's cards, which ``view.kitty`` also lists; ``view.trump`` and
             ``view.ctx`` are set).
-        count: ``int``, how many cards to bury: 8 with two decks, 6 with three.
+        count: ``int``, how many cards to bury: 8 with two decks, 6 with three; 7 at
+            找朋友 (asked of the dealer, and of each seat that counter-declares and takes the
+            kitty).
 
     Returns: a list or tuple of exactly ``count`` cards (:class:`engine.cards.Card` or card
     text such as ``"10H"``) that the hand holds (copies counted), or ``None`` for ``basic``.

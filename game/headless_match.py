@@ -108,6 +108,12 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     players = [make_player(manager, kind, seat, ns.ai_budget,
                            seed=(match_seed(base, 10_000 + seat) if base is not None else seat))
                for seat, kind in enumerate(seats)]
+    from ai_plugins.hookspecs import DEFAULT_RULESETS
+
+    for seat, p in enumerate(players):
+        if p.ai is not None and "zhaopengyou" not in tuple(getattr(p.ai, "rulesets", DEFAULT_RULESETS)):
+            print(f"hongwu play: note: seat {seat}: {seats[seat]} does not play 找朋友; basic plays that seat",
+                  file=sys.stderr)
     match = ZpyMatch(ruleset, seed=ns.seed, max_hands=ns.hands if ns.hands is not None else max_hands)
 
     def report(hand) -> None:
