@@ -13,7 +13,7 @@ import pygame
 
 from game import fonts
 from game.i18n import _
-from game.layout import BOTTOM, LEFT, RIGHT, TOP, position_of
+from game.layout import BOTTOM
 from game.render_backend import Frame, SoftwareBackend, _merge
 from game.scenes import hud
 from game.scenes import table_extras as extras
@@ -92,8 +92,8 @@ class TableDraw:
         ]
         if v.phase.value in ("trump", "bury", "play", "settle") or v.tricks:
             comps.append((lay.counter_rect, self._draw_counter))
-        for seat in range(4):
-            pos = position_of(seat, v.seat)
+        for seat in range(lay.seats):
+            pos = self.pos_of(seat)
             comps.append((lay.plates[pos], lambda s, seat=seat: self._draw_plate(s, seat)))
             if pos != BOTTOM:
                 comps.append((lay.backs[pos], lambda s, seat=seat: self._draw_backs(s, seat)))
@@ -147,7 +147,7 @@ class TableDraw:
 
     def _draw_backs(self, surf: pygame.Surface, seat: int) -> None:
         lay = self.layout
-        pos = position_of(seat, self.view.seat)
+        pos = self.pos_of(seat)
         count = self._deal_count(seat)
         count = self.view.hand_sizes[seat] if count is None else count
         back = self.renderer.back(lay.back_w, lay.back_h)
@@ -190,7 +190,7 @@ class TableDraw:
         for seat, cards in plays:
             if seat in flying:
                 continue
-            pos = position_of(seat, v.seat)
+            pos = self.pos_of(seat)
             rects = lay.trick_rects(pos, len(cards))
             for c, r in zip(cards, rects):
                 surf.blit(self.renderer.face(c, lay.trick_w, lay.trick_h), r)
@@ -213,7 +213,7 @@ class TableDraw:
         lay = self.layout
         h = round(lay.small_font * 1.5)
         above = pygame.Rect(box.x, box.y - 2 - h, box.w, h)
-        return above.colliderect(lay.plates[TOP]) or above.colliderect(lay.backs[TOP]) or above.y < 0
+        return above.y < 0 or any(above.colliderect(lay.plates[p]) or above.colliderect(lay.backs[p]) for p in lay.tops)
 
     def last_trick_box(self) -> pygame.Rect:
         """Where the last-trick view is drawn: the middle of the trick area, inside it."""
@@ -259,14 +259,18 @@ class TableDraw:
         cw = round(ch * 0.7)
         step = max(4, round(cw * 0.3))
         cx, cy = inner.center
-        anchors = {BOTTOM: (cx, inner.bottom - ch // 2), TOP: (cx, inner.y + ch // 2),
-                   RIGHT: (inner.right - cw * 2, cy), LEFT: (inner.x + cw * 2, cy)}
+        anchors = {"bottom": (cx, inner.bottom - ch // 2), "top": (cx, inner.y + ch // 2),
+                   "right": (inner.right - cw * 2, cy), "left": (inner.x + cw * 2, cy)}
+        tops = lay.tops
+        room = inner.w // (3 if len(tops) <= 1 else 2 * len(tops))
         for seat, cards in last.plays:
-            pos = position_of(seat, v.seat)
+            pos = self.pos_of(seat)
             n = len(cards)
-            st = min(step, (inner.w // 3 - cw) // max(1, n - 1)) if n > 1 else 0
+            st = min(step, (room - cw) // max(1, n - 1)) if n > 1 else 0
             width = cw + st * (n - 1)
-            ax, ay = anchors[pos]
+            ax, ay = anchors[lay.sides[pos]]
+            if len(tops) > 1 and pos in tops:  # several seats at the top: each its share, right to left
+                ax = round(inner.right - inner.w * (tops.index(pos) + 0.5) / len(tops))
             x0 = ax - width // 2
             rects = [pygame.Rect(x0 + i * st, ay - ch // 2, cw, ch) for i in range(n)]
             for c, r in zip(cards, rects):

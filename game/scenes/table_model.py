@@ -13,7 +13,6 @@ from typing import Any, Sequence
 
 
 from game.i18n import _
-from game.layout import position_of
 from game.scenes import table_extras as extras
 from game.widgets import TEXT
 
@@ -121,7 +120,7 @@ class TableModel:
         if cd != self.countdown:
             for c in (self.countdown, cd):
                 if c is not None:
-                    self.invalidate(self.layout.plates[position_of(c[0], self.view.seat)])
+                    self.invalidate(self.layout.plates[self.pos_of(c[0])])
             self.countdown = cd
 
 

@@ -14,7 +14,7 @@ import pygame
 
 from game.cards_render import GOLD, pip
 from game.i18n import _
-from game.layout import BOTTOM, position_of
+from game.layout import BOTTOM
 from game.scenes import hud
 from game.scenes.animation import Burst, Callout, Delay, Flight, Tween, ease_in
 from game.text import SUIT_NAMES, cards_label, seat_name, suit_label
@@ -43,7 +43,7 @@ class TableMotion:
             self.show_last = False
             self._swept = 0
             self._hint_key = None
-            self.points_shown = [0, 0, 0, 0]
+            self.points_shown = [0] * self.layout.seats
             self._dealing = False
             self.hand.visible = None
             if self.factor > 0:
@@ -99,7 +99,7 @@ class TableMotion:
         if self.factor <= 0:
             return
         lay = self.layout
-        pos = position_of(seat, self.view.seat)
+        pos = self.pos_of(seat)
         size = round(lay.font_size * (1.35 if kind == "trump" else 1.1))
         ic = hud.suit_badge(icon, round(size * 1.1)) if icon else None
         img = hud.bubble(text, size, ACCENT if kind == "trump" else TEXT, icon=ic)
@@ -122,7 +122,7 @@ class TableMotion:
         lay = self.layout
         self._dealing = True
         self.hand.visible = 0
-        self._deal_landed = [0, 0, 0, 0]
+        self._deal_landed = [0] * lay.seats
         back = self.renderer.back(lay.back_w, lay.back_h)
         centre = pygame.Rect(0, 0, lay.back_w, lay.back_h)
         centre.center = lay.trick_area.center
@@ -130,26 +130,27 @@ class TableMotion:
         rounds = min(hand_size, 8)
         self._deal_rounds = rounds
         total = self.pace.deal_s * self.factor
-        step = total / (rounds * 4 + 2)
+        n = lay.seats
+        step = total / (rounds * n + 2)
         fly = max(step * 3, 0.12 * self.factor)
         for r in range(rounds):
-            for k in range(4):
-                seat = (first + k) % 4
-                pos = position_of(seat, self.view.seat)
+            for k in range(n):
+                seat = (first + k) % n
+                pos = self.pos_of(seat)
                 if pos == BOTTOM:
                     end = pygame.Rect(0, 0, lay.back_w, lay.back_h)
                     end.midbottom = (lay.w // 2, lay.hand_area.bottom - lay.card_h // 3)
                 else:
                     end = lay.backs[pos].copy()
                     end.size = (lay.back_w, lay.back_h)
-                t0 = now + (r * 4 + k) * step
+                t0 = now + (r * n + k) * step
                 self.timeline.add(Flight(("deal", seat, r), [back], [centre], [end], t0, fly,
                                          on_done=lambda s=seat: self._deal_landing(s)))
 
     def _deal_landing(self, seat: int) -> None:
         self._deal_landed[seat] += 1
         lay = self.layout
-        pos = position_of(seat, self.view.seat)
+        pos = self.pos_of(seat)
         if pos == BOTTOM or self.view.seat is None and pos == BOTTOM:
             n = len(self.hand.cards)
             self.hand.visible = min(n, round(n * self._deal_landed[seat] / self._deal_rounds))
@@ -162,7 +163,7 @@ class TableMotion:
         self.invalidate()
 
     def _seat_origin(self, seat: int) -> pygame.Rect:
-        pos = position_of(seat, self.view.seat)
+        pos = self.pos_of(seat)
         lay = self.layout
         if pos == BOTTOM:
             r = pygame.Rect(0, 0, lay.trick_w, lay.trick_h)
@@ -176,7 +177,7 @@ class TableMotion:
             self._play_origin = []
             self.invalidate(self.trick_region())
             return
-        pos = position_of(ev.seat, self.view.seat)
+        pos = self.pos_of(ev.seat)
         end = self.layout.trick_rects(pos, len(ev.cards))
         origin = self._play_origin if (ev.seat == self.view.seat and len(self._play_origin) == len(end)) else None
         start = [pygame.Rect(o.x, o.y, e.w, e.h) for o, e in zip(origin, end)] if origin else [self._seat_origin(ev.seat)] * len(end)
@@ -231,7 +232,7 @@ class TableMotion:
         lay = self.layout
         f = self.factor
         self.flourishes.append(("ruff", ev.trick_no))
-        pos = position_of(ev.seat, self.view.seat)
+        pos = self.pos_of(ev.seat)
         label = hud.stamp(_("Ruff!"), round(lay.font_size * 1.6), RUFF_RED, (60, 0, 0))
         spark = pip("*", max(8, round(lay.font_size * 0.6)), RUFF_RED)
         self.timeline.add(Burst(("ruff", ev.trick_no), lay.trick_centers[pos], t0, 0.9 * f, None, label, [spark] * 8,
@@ -252,12 +253,12 @@ class TableMotion:
         now = self.clock()
         f = self.factor
         self.invalidate(self.trick_region())
-        wpos = position_of(winner, self.view.seat)
+        wpos = self.pos_of(winner)
         target = lay.plates[wpos]
         flights = []
         dur = max(0.2, 0.4 * f)
         for seat, cards in plays:
-            pos = position_of(seat, self.view.seat)
+            pos = self.pos_of(seat)
             rects = lay.trick_rects(pos, len(cards))
             imgs = [self.renderer.face(c, lay.trick_w, lay.trick_h) for c in cards]
             ends = [pygame.Rect(0, 0, r.w, r.h) for r in rects]
@@ -291,6 +292,6 @@ class TableMotion:
     def _damage_points(self, seat: int | None = None) -> None:
         lay = self.layout
         rects = [lay.scores_rect]
-        seats = range(4) if seat is None else (seat,)
-        rects += [lay.plates[position_of(s, self.view.seat)] for s in seats]
+        seats = range(lay.seats) if seat is None else (seat,)
+        rects += [lay.plates[self.pos_of(s)] for s in seats]
         self.invalidate(*rects)

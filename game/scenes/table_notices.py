@@ -13,7 +13,7 @@ import pygame
 
 from game import fonts
 from game.i18n import _, current_language
-from game.layout import BOTTOM, position_of
+from game.layout import BOTTOM
 from game.widgets import ACCENT, TEXT, Toast, draw_panel, draw_text
 
 
@@ -29,13 +29,12 @@ class TableNotices:
         """Where played cards lie (or are about to land) on the table, with the room of the
         "Winning"/"Won" label, and the last-trick box when it is open: what notices avoid."""
         lay = self.layout
-        v = self.view
         out: list[pygame.Rect] = []
         if self.show_last or self.show_buried:
             out.append(self.last_trick_box())
         plays, winner, _done, _last = self._trick_on_table()
         for seat, cards in plays:
-            rects = lay.trick_rects(position_of(seat, v.seat), len(cards))
+            rects = lay.trick_rects(self.pos_of(seat), len(cards))
             if not rects:
                 continue
             box = rects[0].unionall(rects).inflate(8, 8)
@@ -119,10 +118,10 @@ class TableNotices:
         lay = self.layout
         ta = lay.trick_area
         thrower = next((t.seat for t in reversed(notes) if t.tried and t.seat is not None), None)
-        pref = lay.trick_centers[position_of(thrower, self.view.seat)] if thrower is not None else ta.center
+        pref = lay.trick_centers[self.pos_of(thrower)] if thrower is not None else ta.center
         played = {seat for seat, _c in self._trick_on_table()[0]}
-        slots = [lay.trick_rects(position_of(seat, self.view.seat), 1)[0].inflate(8, 8)
-                 for seat in range(4) if seat not in played]
+        slots = [lay.trick_rects(self.pos_of(seat), 1)[0].inflate(8, 8)
+                 for seat in range(lay.seats) if seat not in played]
         # boxes of the HUD reaching into the trick area's corners (the points panel...)
         hud = [r.inflate(4, 4) for r in (lay.info_rect, lay.toolbar, lay.scores_rect, lay.tools_rect, lay.counter_rect,
                                          *lay.plates.values(), *(lay.backs[p] for p in lay.backs if p != BOTTOM))

@@ -50,7 +50,7 @@ from game.audio import Audio
 from game.cards_render import CardRenderer
 from game.i18n import _
 from game.input import PointerInput
-from game.layout import Layout
+from game.layout import DEFAULT_SEATS, Layout, position_of
 from game.pacing import Pace
 from game.render_backend import SoftwareBackend
 from game.scenes import hud
@@ -135,7 +135,7 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         self.prefs = extras.TablePrefs()
         self.flourishes: list[tuple[str, int]] = []
         self.callouts: list[tuple[str, int, str]] = []
-        self.points_shown = [0, 0, 0, 0]
+        self.points_shown = [0] * self._seat_count()
         self.winning_seat: int | None = None
         self.countdown: tuple[int, int] | None = None
         self._settle_at: float | None = None
@@ -150,7 +150,7 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         self._play_origin: list[pygame.Rect] = []
         self._swept = 0
         self._dealing = False
-        self._deal_landed: list[int] = [0, 0, 0, 0]
+        self._deal_landed: list[int] = [0] * self._seat_count()
         self._deal_rounds = 1
         self._auto_at: float | None = None
         self._last_down: float | None = None
@@ -162,7 +162,7 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         self._frames_made = 0
         self._compat_seq = 0
         self.pointer = PointerInput(lambda: (self.layout.w, self.layout.h), time.monotonic)
-        self.layout = Layout(*size, max_hand=self._max_hand())
+        self.layout = Layout(*size, max_hand=self._max_hand(), seats=self._seat_count())
         self._felt = hud.felt(*size)
         self.view = table.view()
         self._sync_hand()
@@ -181,7 +181,7 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         try:
             return tuple(self.table.totals())
         except Exception:  # pragma: no cover - a remote table without totals yet
-            return (0, 0, 0, 0)
+            return (0,) * self.layout.seats
 
     @property
     def remote_timers(self) -> bool:
@@ -217,6 +217,15 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         return (not self.timeline.busy() and self._damage == [] and not self._prewarm
                 and self._auto_at is None)
 
+    def _seat_count(self) -> int:
+        """Seats at the table: the ruleset's ``players`` (RULES.md §1), else the default."""
+        rs = getattr(self.table.view(), "ruleset", None)
+        return rs.players if rs is not None else DEFAULT_SEATS
+
+    def pos_of(self, seat: int) -> int:
+        """Screen position of ``seat`` seen from the local seat (see :func:`game.layout.position_of`)."""
+        return position_of(seat, self.view.seat, self.layout.seats)
+
     def _max_hand(self) -> int:
         rs = getattr(self.table.view(), "ruleset", None)
         return (rs.hand_size + rs.kitty_size) if rs is not None else 33
@@ -235,7 +244,7 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         self.timeline.skip(self.clock())
         self._dealing = False
         self.hand.visible = None
-        self.layout = Layout(w, h, max_hand=self._max_hand())
+        self.layout = Layout(w, h, max_hand=self._max_hand(), seats=self._seat_count())
         self._felt = hud.felt(w, h)
         self.renderer.clear()
         self._static = None
