@@ -731,6 +731,18 @@ class App:
         self.audio.set_volume(volume)
         self._save(volume=self.audio.volume)
 
+    def set_renderer(self, renderer: str) -> None:
+        """Choose how the window is drawn from the next start on (``auto``, ``gpu`` or
+        ``software``, as ``--renderer``; see :func:`game.settings.renderer_choice`), saved; the
+        running window keeps its renderer.  ValueError for anything else."""
+        from game.settings import RENDERERS
+
+        if renderer not in RENDERERS:
+            raise ValueError(f"renderer must be one of {', '.join(RENDERERS)}, not {renderer!r}")
+        self._save(renderer=renderer)
+        for s in self.screens:
+            s.invalidate()
+
     def set_fullscreen(self, on: bool) -> None:
         """Full screen on or off (the window is reopened), saved."""
         import pygame
