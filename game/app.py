@@ -243,7 +243,7 @@ class App:
 
     def _toolbar_items(self) -> list[tuple]:
         """The table's toolbar: ``(key, label, icon, short label, enabled)`` per button (see
-        :meth:`game.scenes.table_scene.TableScene._toolbar_buttons`).  The sound button shows
+        :meth:`game.scenes.table_buttons.TableButtons._toolbar_buttons`).  The sound button shows
         the real state: greyed out, crossed speaker when there is no audio output at all."""
         from game.i18n import _
 

@@ -17,9 +17,9 @@ from game.i18n import _
 from game.layout import BOTTOM
 from game.scenes import hud
 from game.scenes.animation import Burst, Callout, Delay, Flight, Tween, ease_in
+from game.scenes.table_model import INFO, RUFF_RED, THROW_NOTICE_S
 from game.text import SUIT_NAMES, cards_label, seat_name, suit_label
 from game.widgets import ACCENT, ERROR, TEXT
-from game.scenes.table_model import INFO, RUFF_RED, THROW_NOTICE_S
 
 
 class TableMotion:

@@ -62,15 +62,15 @@ from game.scenes.hand import HandView
 from game.scenes.play import PlayPanel
 from game.scenes.settle import SettlePanel
 from game.scenes import table_extras as extras
-from game.scenes.trump import TrumpPanel
-from game.text import cards_label, reason_text, suit_label
-from game.widgets import ERROR, Button, Toast
-from game.scenes.table_model import ANIMATIONS, GOOD, INFO, _FACTOR, _indices, TableModel
 from game.scenes.table_buttons import TableButtons
 from game.scenes.table_draw import TableDraw
 from game.scenes.table_input import TableInput
+from game.scenes.table_model import _FACTOR, ANIMATIONS, GOOD, INFO, TableModel, _indices
 from game.scenes.table_motion import TableMotion
 from game.scenes.table_notices import TableNotices
+from game.scenes.trump import TrumpPanel
+from game.text import cards_label, reason_text, suit_label
+from game.widgets import ERROR, Button, Toast
 
 log = logging.getLogger(__name__)
 
