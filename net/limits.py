@@ -42,16 +42,21 @@ class Bucket:
         self.tokens = self.burst
         self.last = now
 
-    def take(self, now: float) -> bool:
-        """Spend one token at time ``now``; False (nothing spent) when the bucket is empty."""
+    def has(self, now: float) -> bool:
+        """Whether a token is there at time ``now`` (nothing spent)."""
         if self.rate <= 0:
             return True
         self.tokens = min(self.burst, self.tokens + max(0.0, now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1.0:
+        return self.tokens >= 1.0
+
+    def take(self, now: float) -> bool:
+        """Spend one token at time ``now``; False (nothing spent) when the bucket is empty."""
+        if not self.has(now):
+            return False
+        if self.rate > 0:
             self.tokens -= 1.0
-            return True
-        return False
+        return True
 
 
 class Peer(Protocol):

@@ -578,12 +578,13 @@ class Room:
             raise ProtocolError(ErrorCode.BAD_PARAMS, "text: a chat line needs at least one visible character")
         now = self.server.loop.time()
         cfg = self.server.config
-        if not session.chat_budget.take(now):
+        if not session.chat_budget.has(now):
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"chat: at most {cfg.chat_session_rate:g} "
                                 "line(s) a second from one session")
-        if not self.chat_budget.take(now):
+        if not self.chat_budget.take(now):  # a refused line costs the session nothing
             raise ProtocolError(ErrorCode.RATE_LIMITED, f"chat: this table relays at most "
                                 f"{cfg.chat_rate:g} lines a second in all")
+        session.chat_budget.take(now)
         self.broadcast("chat", {"seat": session.seat, "name": session.name, "text": text})
 
     # ------------------------------------------------------------------ actions
