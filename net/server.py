@@ -44,6 +44,10 @@ log = logging.getLogger(__name__)
 
 SERVER_NAME = f"hongwu-host/{PROTOCOL_VERSION}"
 
+#: Messages of one read handled before the session lets the event loop serve the others
+#: (a flood arrives 4,000 pings to a read; the well-behaved sessions must not wait for them).
+_FAIR_SLICE = 16
+
 #: Action method -> the engine's action class name (the ``action`` param of ``wrong_phase``).
 _ACTION_NAMES = {method: cls.__name__ for cls, method in codec.ACTION_METHODS.items()}
 
@@ -444,13 +448,15 @@ class Room:
     # ------------------------------------------------------------------ ready grace
     def _review_ready(self) -> None:
         """Between hands, while some seat is ready (or an AI): give every connected human
-        seat that is not ready ``seat_grace_s`` seconds (:meth:`_ready_expired`); otherwise
+        seat that is not ready ``seat_grace_s`` seconds (:meth:`_ready_expired`), except the
+        host's own (host rights decide when the table plays anyway); otherwise
         (a hand running, nobody waiting, no grace configured) no such timer runs."""
         grace = self.config.seat_grace_s
         waiting = any(s.kind == "ai" or (s.kind == "human" and s.ready) for s in self.seats)
         live = bool(grace and grace > 0) and not self.closed and not self.in_hand and waiting
         for st in self.seats:
-            holdout = live and st.kind == "human" and st.session is not None and not st.ready
+            holdout = (live and st.kind == "human" and st.session is not None
+                       and not st.ready and not st.session.host)
             handle = self._ready_timers.get(st.index)
             if holdout and handle is None:
                 self._ready_timers[st.index] = self.server.loop.call_later(
@@ -1014,10 +1020,12 @@ class Session:
                 # Requests are read (and charged to the rate limit) as they arrive, even
                 # from a client that does not read its answers: that one is dropped by the
                 # slow-reader rule in send_bytes, never by a backlog counted late.
-                for doc in docs:
+                for n, doc in enumerate(docs, 1):
                     if self.closing:
                         break
                     self._handle(doc)
+                    if n % _FAIR_SLICE == 0:
+                        await asyncio.sleep(0)  # a long batch lets the other sessions in
         except (ConnectionError, OSError) as exc:
             log.debug("session %d: connection error %r", self.sid, exc)
         except asyncio.CancelledError:

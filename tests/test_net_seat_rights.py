@@ -118,3 +118,19 @@ def test_nobody_waiting_means_no_ready_timer():
             await until(lambda: sorted(room._ready_timers) == [2, 3], what="two timers")
             await close_all(clients)
     run(main())
+
+
+def test_the_host_itself_gets_no_ready_timer():
+    async def main():
+        async with running_server([headless_table(fill_policy="host", seat_grace_s=5.0)]) as srv:
+            room = srv.rooms[0]
+            host = await connect(srv, "host", seat=0, host_key=srv.host_key)
+            guest_table = await connect(srv, "watcher", observer=True)
+            await host.call("ping")
+            assert not room._ready_timers and room.hand_no == 0
+            await host.call("fill", seat=1, ai=None)
+            guest = await connect(srv, "guest", seat=1)
+            await until(lambda: 1 in room._ready_timers, what="the guest's timer")
+            assert 0 not in room._ready_timers
+            await close_all([host, guest, guest_table])
+    run(main())
