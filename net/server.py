@@ -121,8 +121,8 @@ class ServerConfig:
 
     ``bind`` address (tests: ``"127.0.0.1"``) and ``port`` (0 = ephemeral); ``tables``;
     ``max_frame`` bytes per frame; ``rate`` messages/second sustained and ``burst`` messages
-    per connection (token bucket); ``flood`` dropped messages tolerated in a row before the
-    connection is closed; ``hello_timeout`` / ``idle_timeout`` seconds; ``max_connections``;
+    per connection (token bucket); ``flood`` refused messages outstanding (forgiven at
+    ``rate`` per second) before the connection is closed; ``hello_timeout`` / ``idle_timeout`` seconds; ``max_connections``;
     ``max_write_buffer`` bytes waiting in the host for one client (beyond the operating
     system's ``send_buffer`` bytes, fixed per socket) before it is dropped as too slow
     (SLOW_CONSUMER, PROTOCOL.md section 9);
@@ -901,7 +901,7 @@ class Session:
         cfg = server.config
         self._tokens = cfg.burst
         self._last = server.loop.time()
-        self.dropped = 0
+        self.dropped = 0.0  # refusals not yet forgiven (see _allow)
         self.chat_budget = limits.Bucket(cfg.chat_session_rate, cfg.chat_session_burst,
                                          self._last)
         self._held: list[bytes] | None = None  # frames kept back until the Welcome is sent
@@ -986,14 +986,19 @@ class Session:
 
     # ------------------------------------------------------------------ reading
     def _allow(self) -> int:
-        """Token bucket: 1 allowed, 0 rate limited, -1 flood (close)."""
+        """Token bucket: 1 allowed, 0 rate limited, -1 flood (close).
+
+        Refusals are counted, and forgiven at ``rate`` per second (not reset by the odd
+        allowed message): a client a little over the rate is only refused, one sending many
+        times the rate is cut off after about ``flood`` refusals (PROTOCOL.md section 9)."""
         cfg = self.server.config
         now = self.server.loop.time()
-        self._tokens = min(cfg.burst, self._tokens + (now - self._last) * cfg.rate)
+        elapsed = now - self._last
+        self._tokens = min(cfg.burst, self._tokens + elapsed * cfg.rate)
+        self.dropped = max(0.0, self.dropped - elapsed * cfg.rate)
         self._last = now
         if self._tokens >= 1:
             self._tokens -= 1
-            self.dropped = 0
             return 1
         self.dropped += 1
         return -1 if self.dropped > cfg.flood else 0

@@ -110,3 +110,34 @@ def test_a_reader_that_paused_then_sends_42_requests_a_second_is_not_cut_off():
             with contextlib.suppress(Exception):
                 writer.close()
     run(main())
+
+
+def test_a_steady_flood_is_cut_off_although_a_token_comes_back_now_and_then():
+    """3,000 pings a second against 50/s: a token refills every 20 ms, and the refusals in
+    between (about 60) stay under ``flood`` (100), yet the refusals add up and the flood is
+    cut (FLOOD), instead of being answered for ever."""
+    async def main():
+        async with running_server([fast_table()], rate=50.0, burst=20.0, flood=100.0) as srv:
+            reader, writer = await asyncio.open_connection(LOOPBACK, srv.port)
+            writer.write(hello(1, "flood"))
+            ping = framing.encode(protocol.request(7, "ping", {}))
+            dec = framing.Decoder()
+            docs = []
+
+            async def read_all():
+                while True:
+                    data = await reader.read(65536)
+                    if not data:
+                        return
+                    docs.extend(dec.feed(data))
+            reading = asyncio.ensure_future(read_all())
+            for _ in range(300):  # at most 3 s
+                if reading.done():
+                    break
+                writer.write(ping * 30)
+                await asyncio.sleep(0.01)
+            await asyncio.wait_for(reading, 10)
+            byes = [d for d in docs if d[:2] == [2, "goodbye"]]
+            assert byes and byes[0][2]["error"]["name"] == "FLOOD"
+            writer.close()
+    run(main())
