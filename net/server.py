@@ -130,7 +130,9 @@ class ServerConfig:
     ``max_per_address`` connections and ``max_prehello_per_address`` not yet past hello from
     one address, ``token_reserve`` places of ``max_connections`` kept for reconnects (see
     :mod:`net.limits`); ``chat_rate``/``chat_burst`` chat lines per second per table (all its
-    sessions together) and ``chat_session_rate``/``chat_session_burst`` per session.
+    sessions together) and ``chat_session_rate``/``chat_session_burst`` per session;
+    ``accept_batch`` the listen backlog, which is also how many new connections the event loop
+    takes in one go (a burst of hostile connects then delays the tables by a few ms at most).
     """
 
     bind: str = "0.0.0.0"
@@ -146,6 +148,7 @@ class ServerConfig:
     max_write_buffer: int = 1 << 20
     host_key: str | None = None
     send_buffer: int = 64 * 1024
+    accept_batch: int = 16
     max_per_address: int = 64
     max_prehello_per_address: int = 8
     token_reserve: int = 16
@@ -1274,7 +1277,8 @@ class Server:
             for room in self.rooms:
                 room._schedule_start()
         self._server = await asyncio.start_server(
-            self._accept, self.config.bind, self.config.port, limit=self.config.max_frame)
+            self._accept, self.config.bind, self.config.port, limit=self.config.max_frame,
+            backlog=self.config.accept_batch)
         self.port = self._server.sockets[0].getsockname()[1]
         self.bound = bound_hosts(self._server.sockets)
         # off the loop: for a wildcard it looks up this machine's addresses (host name lookup)
