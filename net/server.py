@@ -877,8 +877,11 @@ class Session:
     """One client connection: decoding, rate limiting, dispatch, sending.
 
     Attributes: ``sid`` (int), ``name``, ``room`` (after hello), ``seat`` (int or None),
-    ``token``, ``host`` (bool), ``peer`` (address tuple), ``protocol`` (the version the
-    session speaks, from its hello).
+    ``token``, ``host`` (bool), ``peer`` (address tuple), ``address`` (the peer's IP address
+    text, for the per-address caps), ``welcomed`` (past hello), ``protocol`` (the version the
+    session speaks, from its hello), ``chat_budget`` (its :class:`~net.limits.Bucket` of chat
+    lines), ``slow_drop`` (bytes that waited in the host when it was dropped as a slow reader,
+    else None).
     """
 
     def __init__(self, server: "Server", reader: asyncio.StreamReader,
