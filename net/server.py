@@ -264,6 +264,7 @@ class Room:
         self._start_handle: asyncio.Handle | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._ready_timers: dict[int, asyncio.TimerHandle] = {}
+        self._refills: dict[int, asyncio.TimerHandle] = {}  # AI seats emptied by a player
         self.chat_budget = limits.Bucket(server.config.chat_rate, server.config.chat_burst, 0.0)
         self._tricks_wire: tuple[Game | None, list[list[Any]]] = (None, [])
         self.closed = False
@@ -485,6 +486,27 @@ class Room:
             self._set_auto(st, True, "timeout")
         self._schedule_start()
 
+    def _start_refill(self, seat: int, ai: str) -> None:
+        """A seated player (not the host) emptied the AI seat ``seat``: if nobody has sat
+        there ``seat_grace_s`` seconds later, the AI ``ai`` takes it back, so emptying seats
+        cannot keep a table from dealing either (PROTOCOL.md ``fill``)."""
+        grace = self.config.seat_grace_s
+        if not grace or grace <= 0 or self.closed:
+            return
+        old = self._refills.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._refills[seat] = self.server.loop.call_later(
+            grace, self._refill_expired, seat, ai)
+
+    def _refill_expired(self, seat: int, ai: str) -> None:
+        self._refills.pop(seat, None)
+        if self.closed or self.in_hand or self.seats[seat].kind != "empty":
+            return
+        log.info("%s: seat %d stayed empty: AI %s is back", self.name, seat, ai)
+        self._seat_ai(seat, ai)
+        self.broadcast_table()
+
     # ------------------------------------------------------------------ lobby requests
     def sit(self, session: "Session", seat: int, name: str) -> dict[str, Any]:
         """Move ``session`` to the free ``seat`` (observers take it; players move)."""
@@ -547,9 +569,12 @@ class Room:
         if ai is None:
             if st.kind != "ai":
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, "that seat holds no AI")
+            removed = st.ai_name
             score = st.score
             st.clear()
             st.score = score
+            if not session.host and removed:
+                self._start_refill(seat, removed)
             self.broadcast_table()
             return self.table_wire()
         if st.kind == "human" and st.session is not None:
@@ -855,9 +880,10 @@ class Room:
             self._start_handle.cancel()
         for seat in list(self._grace):
             self._cancel_grace(seat)
-        for handle in self._ready_timers.values():
+        for handle in [*self._ready_timers.values(), *self._refills.values()]:
             handle.cancel()
         self._ready_timers.clear()
+        self._refills.clear()
         for st in self.seats:
             if st.player is not None and hasattr(st.player, "close"):
                 try:

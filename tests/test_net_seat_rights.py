@@ -134,3 +134,18 @@ def test_the_host_itself_gets_no_ready_timer():
             assert 0 not in room._ready_timers
             await close_all([host, guest, guest_table])
     run(main())
+
+
+def test_an_ai_seat_a_player_empties_and_nobody_takes_gets_its_ai_back():
+    async def main():
+        async with running_server([headless_table(seat_grace_s=0.3)]) as srv:
+            room = srv.rooms[0]
+            player = await connect(srv, "p0", seat=0)
+            await player.call("fill", seat=2, ai=None)  # and nobody sits there
+            assert room.seats[2].kind == "empty" and room.hand_no == 0
+            await until(lambda: room.seats[2].kind == "ai", what="the AI back")
+            assert room.seats[2].ai_name == AI
+            await player.call("ready", ready=True)
+            await until(lambda: room.hand_no == 1, what="hand 1")
+            await close_all([player])
+    run(main())
