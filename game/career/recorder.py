@@ -1,0 +1,102 @@
+"""Recording finished hands for a profile (战绩): the object ``hongwu play`` calls when a hand
+is settled (README "Career"; RULES.md §11, §12)."""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine import replay
+from engine.coins import clamp_coins, raw_change
+from engine.titles import promotions
+
+from game.career.coins_day import StartRefusal, local_day, start_refusal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What one recorded hand did to the profile: ``record_id``; ``points_before`` /
+    ``points_after`` (accumulated game points); ``coins`` (the profile's clamped change);
+    ``promotions`` (titles newly reached, lowest first, Chinese; empty most hands)."""
+
+    record_id: int
+    points_before: int
+    points_after: int
+    coins: int
+    promotions: tuple[str, ...]
+
+
+class Recorder:
+    """Records every finished hand at a table for profile ``profile`` (a name) in ``store``
+    (a :class:`~game.career.store.Store`), seat ``seat`` (0) being the profile's, also when
+    auto-played (托管). ``stake``: coins per game point (0: no coins). ``clock``: Unix seconds.
+
+    Call :meth:`hand_finished` with the table (anything with a settled engine ``game``
+    attribute, e.g. :class:`game.table.LocalTable`) once per settled hand; it commits before
+    returning. :meth:`refusal` says whether the next hand may start (the daily coin cap).
+    Raises CareerError (unknown profile) when built.
+    """
+
+    def __init__(self, store: Any, profile: str, stake: int = 0, seat: int = 0,
+                 clock: Any = time.time) -> None:
+        if stake < 0:
+            raise ValueError("the stake is coins per game point, 0 or more")
+        self.store = store
+        self.profile = store.profile(profile)
+        self.stake = stake
+        self.seat = seat
+        self.clock = clock
+        self.last: Recorded | None = None
+        self._seen: set[int] = set()
+
+    def refusal(self) -> StartRefusal | None:
+        """None when the profile may start the next hand, else why not and until when."""
+        return start_refusal(self.store, self.profile.name, self.stake, self.clock())
+
+    def hand_finished(self, table: Any) -> Recorded | None:
+        """Record the settled hand of ``table`` (its ``game``); returns what it did, or None when
+        the table has no engine game to record (a LAN table) or this game was recorded already."""
+        game = getattr(table, "game", None)
+        if game is None or getattr(game, "settlement", None) is None:
+            log.info("hand not recorded: the table has no local game (LAN recording is a follow-up)")
+            return None
+        if id(game) in self._seen:
+            return None
+        self._seen = {id(game)}
+        kinds = list(getattr(table, "names", None) or getattr(table, "kinds", None) or [])
+        n = game.ruleset.players
+        seats = [kinds[i] if i < len(kinds) else f"seat {i}" for i in range(n)]
+        seats[self.seat] = self.profile.name
+        return self.record_game(game, seats)
+
+    def record_game(self, game: Any, seats: list[str]) -> Recorded:
+        """Record a settled engine ``game`` with seat names ``seats`` (the profile's at
+        :attr:`seat`). Raises ValueError when the game is not settled."""
+        s = game.settlement
+        if s is None:
+            raise ValueError("only a settled hand can be recorded")
+        now = self.clock()
+        day = local_day(now)
+        store, me = self.store, self.seat
+        net = store.day_net(self.profile.id, day) if self.stake else 0
+        coins = [clamp_coins(raw_change(g, self.stake), net if i == me else 0) for i, g in enumerate(s.game_points)]
+        when = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(now))
+        text = replay.dumps(game, seats=seats, time=when, stake=self.stake, coins=coins, seat=me)
+        d = s.dealer
+        before = store.conn.execute("SELECT points FROM profiles WHERE id = ?", (self.profile.id,)).fetchone()[0]
+        rid = store.add_record(self.profile.id, {
+            "time": now, "day": day, "ruleset": game.ruleset.name,
+            "options": replay.header_for(game)["options"], "seed": game.seed, "seats": seats, "seat": me,
+            "dealer": d, "bid": s.bid, "trump": game.trump,
+            "points": s.trick_points[d] + (s.kitty_points if s.kitty_counted else 0),
+            "dealer_final": s.dealer_final, "game_points": s.game_points, "coins": coins, "stake": self.stake,
+            "my_points": s.game_points[me], "my_coins": coins[me],
+            "red_fives_won": sum(1 for f, t in s.red_fives if t == me),
+            "red_fives_lost": sum(1 for f, t in s.red_fives if f == me),
+            "replay": text})
+        after = before + s.game_points[me]
+        self.last = Recorded(rid, before, after, coins[me], tuple(promotions(before, after)))
+        return self.last
