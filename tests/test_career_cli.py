@@ -166,7 +166,7 @@ def test_nothing_lost_on_kill_9(env):
         printed_total += len(printed)
         conn = sqlite3.connect(db)
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        rows = conn.execute("SELECT replay FROM records WHERE id > (SELECT coalesce(max(id), 0) FROM records) - ?",
+        rows = conn.execute("SELECT text FROM replays WHERE record_id > (SELECT coalesce(max(id), 0) FROM records) - ?",
                             (len(printed) + 1,)).fetchall()
         after = conn.execute("SELECT count(*) FROM records").fetchone()[0]
         conn.close()

@@ -264,6 +264,11 @@ def test_stats(store):
     assert st.titles[0]["title"] == TITLES[0][1]
     assert [t["title"] for t in st.titles] == [x[1] for x in TITLES if x[0] <= max([0, *st.series])]
     assert stats(store, "Ann").as_dict(series=False).get("series") is None
+    sampled = stats(store, "Ann", series_max=4).series
+    assert 3 <= len(sampled) <= 8 and sampled[-1] == st.series[-1] and set(sampled) <= set(st.series)
+    before = stats(store, "Ann")
+    store.rebuild_totals()  # the running totals equal a recomputation from the records
+    assert stats(store, "Ann") == before
 
 
 def test_chart_draws_and_saves(tmp_path):
@@ -289,9 +294,9 @@ def test_migration_from_v1_keeps_the_data(tmp_path):
     migrate(conn, target=1)
     conn.execute("INSERT INTO profiles(name, avatar, points, hands, created) VALUES ('Old', 'panda', 42, 1, 1.0)")
     conn.execute("INSERT INTO records(profile_id, time, ruleset, options, seed, seats, seat, dealer, bid, trump,"
-                 " points, dealer_final, game_points, my_points, total_after, replay)"
+                 " points, dealer_final, game_points, my_points, total_after)"
                  " VALUES (1, 1.0, 'hongwu', '{}', 5, '[\"Old\",\"a\",\"b\",\"c\"]', 0, 0, 60, 'S', 70, 10,"
-                 " '[6,-2,-2,-2]', 6, 42, '')")
+                 " '[6,-2,-2,-2]', 6, 42)")
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     conn.close()
     s = Store.open(path)
@@ -300,6 +305,10 @@ def test_migration_from_v1_keeps_the_data(tmp_path):
     p = s.profile("Old")
     (r,) = s.records(p.id)
     assert p.points == 42 and r.coins == () and r.stake == 0 and r.game_points == (6, -2, -2, -2)
+    st = stats(s, "Old")  # running totals and titles rebuilt from the v1 records
+    assert st.dealer_hands == 1 and st.dealer_wins == 1 and st.mean_bid == 60
+    assert [t["title"] for t in st.titles] == ["赤脚", "穿鞋", "单车", "三轮车", "卡车"]
+    assert st.titles[-1]["record_id"] == r.id
     s.close()
 
 

@@ -1,7 +1,9 @@
-"""Statistics of a profile's career, computed in SQL over its records (README "Career").
+"""Statistics of a profile's career (README "Career").
 
-:func:`stats` answers in one aggregate query plus one column scan (the points series), so it
-stays fast on a large store (benchmarks/career_speed.py: 100,000 hands)."""
+The store keeps running totals per profile (``profile_totals``) and the first hand reaching
+each title (``titles_reached``), updated in the transaction that records a hand; best and
+worst hands come from an index. So :func:`stats` reads a few rows plus the points series,
+and stays fast on a large store (benchmarks/career_speed.py: 100,000 hands)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ class Stats:
     ``coins`` (net over the records); ``points`` (accumulated); ``titles`` (``[{"title",
     "en", "threshold", "record_id", "time"}]`` each title reached, the first hand reaching
     it; 赤脚 has record_id None); ``series`` (accumulated game points after each hand, oldest
-    first: the chart's data)."""
+    first, or every k-th with ``series_max``: the chart's data)."""
 
     profile: str
     hands: int
@@ -48,30 +50,34 @@ class Stats:
         return d
 
 
-def stats(store: Any, profile_name: str) -> Stats:
-    """The :class:`Stats` of profile ``profile_name`` in ``store``. Raises CareerError for an
-    unknown profile."""
+def stats(store: Any, profile_name: str, series_max: int | None = None) -> Stats:
+    """The :class:`Stats` of profile ``profile_name`` in ``store``. ``series_max``: at most
+    about that many points in ``series`` (the hands whose record id is a multiple of k, and the
+    last: an even sample, enough for a chart), None for every hand. Raises CareerError for an unknown profile."""
     p = store.profile(profile_name)
     c = store.conn
-    (hands, dh, dw, mb, mba, rw, rl, coins) = c.execute(
-        "SELECT count(*), total(dealer = seat), total(dealer = seat AND dealer_final > 0),"
-        " avg(CASE WHEN dealer = seat THEN bid END), avg(bid), total(red_fives_won), total(red_fives_lost),"
-        " total(my_coins) FROM records WHERE profile_id = ?", (p.id,)).fetchone()
-    dh, dw, rw, rl, coins = int(dh), int(dw), int(rw), int(rl), int(coins)
+    row = c.execute("SELECT dealer_hands, dealer_wins, dealer_bid_sum, bid_sum, red_fives_won, red_fives_lost,"
+                    " coins_net FROM profile_totals WHERE profile_id = ?", (p.id,)).fetchone()
+    dh, dw, dbs, bs, rw, rl, coins = row or (0, 0, 0, 0, 0, 0, 0)
+    hands = p.hands
 
     def one(order: str) -> dict | None:
-        row = c.execute(f"SELECT id, my_points, time FROM records WHERE profile_id = ? ORDER BY my_points {order},"
-                        " id LIMIT 1", (p.id,)).fetchone()
-        return {"id": row[0], "game_points": row[1], "time": row[2]} if row else None
+        r = c.execute(f"SELECT id, my_points, time FROM records WHERE profile_id = ? ORDER BY my_points {order}"
+                      " LIMIT 1", (p.id,)).fetchone()
+        return {"id": r[0], "game_points": r[1], "time": r[2]} if r else None
 
-    rows = c.execute("SELECT id, time, total_after FROM records WHERE profile_id = ? ORDER BY id", (p.id,)).fetchall()
-    series = [r[2] for r in rows]
     titles = [{"title": TITLES[0][1], "en": TITLES[0][2], "threshold": 0, "record_id": None, "time": None}]
-    k = 1
-    for rid, t, total in rows:  # first hand at or past each threshold
-        while k < len(TITLES) and total >= TITLES[k][0]:
-            titles.append({"title": TITLES[k][1], "en": TITLES[k][2], "threshold": TITLES[k][0],
-                           "record_id": rid, "time": t})
-            k += 1
-    return Stats(p.name, hands, dh, dh / hands if hands else 0.0, dw, dw / dh if dh else None, mb, mba,
-                 one("DESC"), one("ASC"), rw, rl, coins, p.points, titles, series)
+    for k, rid, t in c.execute("SELECT title, record_id, time FROM titles_reached WHERE profile_id = ? ORDER BY title",
+                               (p.id,)):
+        titles.append({"title": TITLES[k][1], "en": TITLES[k][2], "threshold": TITLES[k][0], "record_id": rid,
+                       "time": t})
+    step = max(1, -(-hands // series_max)) if series_max else 1
+    if step == 1:
+        series = [r[0] for r in c.execute("SELECT total_after FROM records WHERE profile_id = ? ORDER BY id", (p.id,))]
+    else:
+        last = c.execute("SELECT max(id) FROM records WHERE profile_id = ?", (p.id,)).fetchone()[0]
+        series = [r[0] for r in c.execute("SELECT total_after FROM records WHERE profile_id = ? AND"
+                                          " (id % ? = 0 OR id = ?) ORDER BY id", (p.id, step, last))]
+    return Stats(p.name, hands, dh, dh / hands if hands else 0.0, dw, dw / dh if dh else None,
+                 dbs / dh if dh else None, bs / hands if hands else None, one("DESC"), one("ASC"), rw, rl, coins,
+                 p.points, titles, series)

@@ -25,6 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from engine.scoring import TITLES
+from engine.titles import title_index
+
 log = logging.getLogger(__name__)
 
 DATA_ENV = "HONGWU_DATA_DIR"
@@ -60,6 +63,19 @@ def db_path() -> Path:
 
 
 # --- schema ---------------------------------------------------------------------------------
+REBUILD_TOTALS = """
+    DELETE FROM profile_totals;
+    INSERT INTO profile_totals SELECT profile_id, total(dealer = seat), total(dealer = seat AND dealer_final > 0),
+        total(CASE WHEN dealer = seat THEN bid ELSE 0 END), total(bid), total(red_fives_won), total(red_fives_lost),
+        total(my_coins) FROM records GROUP BY profile_id;
+    DELETE FROM titles_reached;
+    """ + "".join(
+    f"""INSERT INTO titles_reached SELECT r.profile_id, {k}, r.id, r.time FROM (SELECT min(id) AS first
+    FROM records WHERE total_after >= {t} GROUP BY profile_id) f JOIN records r ON r.id = f.first;
+    """ for k, (t, _zh, _en) in enumerate(TITLES) if k)
+"""SQL that recomputes ``profile_totals`` and ``titles_reached`` from the records (used by the
+v2 migration and :meth:`Store.rebuild_totals`)."""
+
 MIGRATIONS: tuple[str, ...] = (
     # v1: profiles and records
     """
@@ -89,8 +105,11 @@ MIGRATIONS: tuple[str, ...] = (
         dealer_final INTEGER NOT NULL,
         game_points TEXT NOT NULL,
         my_points INTEGER NOT NULL,
-        total_after INTEGER NOT NULL,
-        replay TEXT NOT NULL
+        total_after INTEGER NOT NULL
+    );
+    CREATE TABLE replays (
+        record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+        text TEXT NOT NULL
     );
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
     """,
@@ -109,8 +128,26 @@ MIGRATIONS: tuple[str, ...] = (
         hands INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (profile_id, day)
     ) WITHOUT ROWID;
-    CREATE INDEX records_profile ON records(profile_id, id);
-    """,
+    CREATE INDEX records_series ON records(profile_id, id, total_after);
+    CREATE INDEX records_points ON records(profile_id, my_points);
+    CREATE TABLE profile_totals (
+        profile_id INTEGER PRIMARY KEY REFERENCES profiles(id) ON DELETE CASCADE,
+        dealer_hands INTEGER NOT NULL DEFAULT 0,
+        dealer_wins INTEGER NOT NULL DEFAULT 0,
+        dealer_bid_sum INTEGER NOT NULL DEFAULT 0,
+        bid_sum INTEGER NOT NULL DEFAULT 0,
+        red_fives_won INTEGER NOT NULL DEFAULT 0,
+        red_fives_lost INTEGER NOT NULL DEFAULT 0,
+        coins_net INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE titles_reached (
+        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        title INTEGER NOT NULL,
+        record_id INTEGER REFERENCES records(id) ON DELETE SET NULL,
+        time REAL,
+        PRIMARY KEY (profile_id, title)
+    ) WITHOUT ROWID;
+    """ + REBUILD_TOTALS,
 )
 """Schema steps: ``MIGRATIONS[k]`` takes ``user_version`` k to k+1 (append, never edit)."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -356,7 +393,7 @@ class Store:
     # -- records ------------------------------------------------------------------------------
     def add_record(self, profile_id: int, fields: dict[str, Any]) -> int:
         """Insert one finished hand and update the profile (points, coins, hands, last played)
-        and its day's coin ledger, all in one transaction; returns the record id. ``fields``:
+        and its day's coin ledger, running totals and titles reached, all in one transaction; returns the record id. ``fields``:
         every :class:`Record` field but ``id`` and ``total_after``, plus ``replay`` (the replay
         file text). Raises CareerError for an unknown profile."""
         f = fields
@@ -368,18 +405,40 @@ class Store:
             cur = c.execute(
                 "INSERT INTO records(profile_id, time, day, ruleset, options, seed, seats, seat, dealer, bid,"
                 " trump, points, dealer_final, game_points, coins, stake, my_points, my_coins, total_after,"
-                " red_fives_won, red_fives_lost, replay) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                " red_fives_won, red_fives_lost) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (profile_id, f["time"], f["day"], f["ruleset"], json.dumps(f["options"], sort_keys=True),
                  f["seed"], json.dumps(list(f["seats"]), ensure_ascii=False), f["seat"], f["dealer"], f["bid"],
                  f["trump"], f["points"], f["dealer_final"], json.dumps(list(f["game_points"])),
                  json.dumps(list(f["coins"])), f["stake"], f["my_points"], f["my_coins"], total,
-                 f["red_fives_won"], f["red_fives_lost"], f["replay"]))
+                 f["red_fives_won"], f["red_fives_lost"]))
+            rid = cur.lastrowid
+            c.execute("INSERT INTO replays(record_id, text) VALUES (?, ?)", (rid, f["replay"]))
+            dealt = f["dealer"] == f["seat"]
+            c.execute("INSERT INTO profile_totals VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(profile_id) DO UPDATE SET"
+                      " dealer_hands = dealer_hands + excluded.dealer_hands,"
+                      " dealer_wins = dealer_wins + excluded.dealer_wins,"
+                      " dealer_bid_sum = dealer_bid_sum + excluded.dealer_bid_sum, bid_sum = bid_sum + excluded.bid_sum,"
+                      " red_fives_won = red_fives_won + excluded.red_fives_won,"
+                      " red_fives_lost = red_fives_lost + excluded.red_fives_lost,"
+                      " coins_net = coins_net + excluded.coins_net",
+                      (profile_id, int(dealt), int(dealt and f["dealer_final"] > 0), f["bid"] if dealt else 0,
+                       f["bid"], f["red_fives_won"], f["red_fives_lost"], f["my_coins"]))
+            for k in range(title_index(row[0]) + 1, title_index(total) + 1):  # titles reached (first time)
+                c.execute("INSERT OR IGNORE INTO titles_reached VALUES (?, ?, ?, ?)", (profile_id, k, rid, f["time"]))
             c.execute("UPDATE profiles SET points = ?, coins = coins + ?, hands = hands + 1, last_played = ?"
                       " WHERE id = ?", (total, f["my_coins"], f["time"], profile_id))
             c.execute("INSERT INTO coin_days(profile_id, day, net, hands) VALUES (?, ?, ?, 1)"
                       " ON CONFLICT(profile_id, day) DO UPDATE SET net = net + excluded.net, hands = hands + 1",
                       (profile_id, f["day"], f["my_coins"]))
-            return cur.lastrowid
+            return rid
+
+    def rebuild_totals(self) -> None:
+        """Recompute every profile's running totals and titles reached from its records
+        (one transaction; for bulk imports and repairs)."""
+        with self._tx() as c:
+            for stmt in (x.strip() for x in REBUILD_TOTALS.split(";")):
+                if stmt:
+                    c.execute(stmt)
 
     def records(self, profile_id: int, last: int | None = None) -> list[Record]:
         """The profile's records, oldest first; ``last`` keeps only the newest N."""
@@ -401,7 +460,7 @@ class Store:
 
     def replay_text(self, record_id: int) -> str:
         """The replay file text of record ``record_id`` (docs/REPLAY.md); raises CareerError."""
-        row = self.conn.execute("SELECT replay FROM records WHERE id = ?", (record_id,)).fetchone()
+        row = self.conn.execute("SELECT text FROM replays WHERE record_id = ?", (record_id,)).fetchone()
         if row is None:
             raise CareerError(f"no record with id {record_id}")
         return row[0]
