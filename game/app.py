@@ -286,16 +286,16 @@ class App:
         if getattr(ev, "kind", "") == "hand_settled":
             self.hands_done += 1
             if self.options.recorder is not None:  # committed before the result line is printed
-                self._record()
+                self._record(ev.settlement)
             line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)
             out = self.options.out or sys.stdout
             print(line, file=out, flush=True)
 
-    def _record(self) -> None:
+    def _record(self, settlement: Any) -> None:
         """Record the settled hand for the profile; a failure is reported, never fatal."""
         try:
-            self.options.recorder.hand_finished(self.table)
+            self.options.recorder.hand_finished(self.table, settlement)
         except Exception as exc:  # e.g. a full disk: the game goes on, the user is told
             log.exception("recording the hand failed")
             print(f"hongwu play: the hand was not recorded: {exc}", file=sys.stderr, flush=True)

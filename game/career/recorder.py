@@ -50,22 +50,26 @@ class Recorder:
         self.seat = seat
         self.clock = clock
         self.last: Recorded | None = None
-        self._seen: set[int] = set()
+        self._last_game: Any = None  # the game recorded last (kept, so it is never recorded twice)
 
     def refusal(self) -> StartRefusal | None:
         """None when the profile may start the next hand, else why not and until when."""
         return start_refusal(self.store, self.profile.name, self.stake, self.clock())
 
-    def hand_finished(self, table: Any) -> Recorded | None:
+    def hand_finished(self, table: Any, settlement: Any = None) -> Recorded | None:
         """Record the settled hand of ``table`` (its ``game``); returns what it did, or None when
-        the table has no engine game to record (a LAN table) or this game was recorded already."""
+        the table has no engine game to record (a LAN table), this game was recorded already,
+        or ``settlement`` (when given) is not that game's (the table dealt on already)."""
         game = getattr(table, "game", None)
         if game is None or getattr(game, "settlement", None) is None:
-            log.info("hand not recorded: the table has no local game (LAN recording is a follow-up)")
+            log.info("hand not recorded: the table has no settled local game (LAN recording is a follow-up)")
             return None
-        if id(game) in self._seen:
+        if settlement is not None and game.settlement is not settlement:
+            log.warning("hand not recorded: the table has dealt another hand since")
             return None
-        self._seen = {id(game)}
+        if game is self._last_game:
+            return None
+        self._last_game = game
         kinds = list(getattr(table, "names", None) or getattr(table, "kinds", None) or [])
         n = game.ruleset.players
         seats = [kinds[i] if i < len(kinds) else f"seat {i}" for i in range(n)]
