@@ -119,6 +119,37 @@ def _options(rs: RuleSet) -> dict[str, Any]:
     return {name: getattr(o, name) for name in o.__dataclass_fields__}
 
 
+def lines_from_view(view: Any, **extra: Any) -> list[str]:
+    """A replay from a settled :class:`~engine.state.PlayerView` (what a LAN client saw: every
+    card played is public and the buried kitty is shown at settlement; docs/REPLAY.md "From a
+    seat's view"). The deal is rebuilt as the hands after the bury (each seat's played cards)
+    with the buried cards as the kitty, and the hand starts after the auction (``"start":
+    "after_auction"``; the real bids are kept in ``bids`` for display). A failed throw appears
+    as the forced play. Raises ValueError for a view that is not settled."""
+    s = view.settlement
+    if view.phase is not Phase.SETTLE or s is None or view.buried is None:
+        raise ValueError("only a settled view (with the kitty shown) can be written as a replay")
+    n = view.ruleset.players
+    hands: list[list[str]] = [[] for _ in range(n)]
+    plays = []
+    for t in view.tricks:
+        for seat, cards in t.plays:
+            hands[seat].extend(str(c) for c in cards)
+            plays.append(Play(seat, tuple(cards)))
+    rs = view.ruleset
+    h: dict[str, Any] = {"format": FORMAT, "version": VERSION, "ruleset": rs.name, "decks": rs.decks,
+                         "options": _options(rs), "seed": None, "hand_no": view.hand_no,
+                         "first_bidder": view.dealer, "start": "after_auction",
+                         "deal": {"hands": [sorted(x, key=lambda c: parse_cards([c])[0]) for x in hands],
+                                  "kitty": [str(c) for c in view.buried]},
+                         "bids": [[seat, amount] for seat, amount in view.bids]}
+    h.update(extra)
+    h.update({"dealer": view.dealer, "bid": view.bid, "trump": view.trump, "settlement": settlement_dict(s)})
+    actions = [ChooseTrump(view.dealer, view.trump), Bury(view.dealer, tuple(view.buried)), *plays]
+    return [json.dumps(h, ensure_ascii=False, separators=(",", ":"))] + [
+        json.dumps(action_dict(a), separators=(",", ":")) for a in actions]
+
+
 def replay_lines(game: Game, **extra: Any) -> list[str]:
     """The replay of a settled ``game`` as lines (no newlines): header, then one action a line."""
     lines = [json.dumps(header_for(game, **extra), ensure_ascii=False, separators=(",", ":"))]
@@ -222,6 +253,8 @@ def start(replay: Replay) -> Game:
         if h.get("seed") is not None:
             return Game.new(rs, h["seed"], first_bidder=h["first_bidder"], hand_no=h.get("hand_no", 1))
         deal = h["deal"]
+        if h.get("start") == "after_auction":  # recorded from a seat's view: the auction is over
+            return Game.after_auction(deal["hands"], deal["kitty"], rs, h["dealer"], h["bid"])
         return Game.from_deal(deal["hands"], deal["kitty"], rs, first_bidder=h["first_bidder"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(1, f"cannot deal this hand: {exc}") from None
@@ -322,11 +355,13 @@ def text_lines(replay: Replay, names: Sequence[str] | None = None) -> list[str]:
     n = replay.ruleset.players
     label = [f"seat {s}" + (f" ({seats[s]})" if s < len(seats) and seats[s] else "") for s in range(n)]
     first = fs[0]
+    seen = h.get("start") == "after_auction"  # from a seat's view: the auction and the dealt kitty are not replayed
+    bids = [tuple(b) for b in h.get("bids", [])] if seen else first.bids
     out = [f"replay: {h.get('time', '')} seed {h.get('seed')} hand {h.get('hand_no', 1)} "
            f"decks {h['decks']} options {json.dumps(h.get('options', {}), sort_keys=True)}".replace("  ", " ")]
-    out.append("bids: " + ", ".join(f"{label[s]} {'pass' if a is None else a}" for s, a in first.bids))
+    out.append("bids: " + ", ".join(f"{label[s]} {'pass' if a is None else a}" for s, a in bids))
     out.append(f"dealer: {label[first.dealer]} at {first.bid}, trump {first.trump}")
-    out.append("kitty dealt: " + " ".join(map(str, first.kitty)))
+    out.append("kitty dealt: " + ("(not seen from this seat)" if seen else " ".join(map(str, first.kitty))))
     out.append("kitty buried: " + " ".join(map(str, first.buried)))
     out.append("hands after the bury (face up):")
     for s in range(n):

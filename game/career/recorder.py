@@ -34,9 +34,8 @@ class Recorder:
     (a :class:`~game.career.store.Store`), seat ``seat`` (0) being the profile's, also when
     auto-played (托管). ``stake``: coins per game point (0: no coins). ``clock``: Unix seconds.
 
-    Call :meth:`hand_finished` with the table (anything with a settled engine ``game``
-    attribute, e.g. :class:`game.table.LocalTable`) once per settled hand; it commits before
-    returning. :meth:`refusal` says whether the next hand may start (the daily coin cap).
+    Call :meth:`hand_finished` with the table (a :class:`game.table.LocalTable`, or a LAN
+    ``RemoteTable``) once per settled hand; it commits before returning. :meth:`refusal` says whether the next hand may start (the daily coin cap).
     Raises CareerError (unknown profile) when built.
     """
 
@@ -57,12 +56,18 @@ class Recorder:
         return start_refusal(self.store, self.profile.name, self.stake, self.clock())
 
     def hand_finished(self, table: Any, settlement: Any = None) -> Recorded | None:
-        """Record the settled hand of ``table`` (its ``game``); returns what it did, or None when
-        the table has no engine game to record (a LAN table), this game was recorded already,
-        or ``settlement`` (when given) is not that game's (the table dealt on already)."""
+        """Record the settled hand of ``table``; returns what it did, or None when there is
+        nothing new to record: this hand was recorded already, or ``settlement`` (when given)
+        is not the table's current one (it dealt on already).
+
+        A local table (with an engine ``game``) is recorded from its game, the profile at
+        :attr:`seat`. A table without one (a LAN :class:`net.remote_table.RemoteTable`) is
+        recorded from its settled ``view()``, the profile at the table's ``seat``
+        (:func:`engine.replay.lines_from_view`)."""
         game = getattr(table, "game", None)
-        if game is None or getattr(game, "settlement", None) is None:
-            log.info("hand not recorded: the table has no settled local game (LAN recording is a follow-up)")
+        if game is None:
+            return self._from_view(table, settlement)
+        if getattr(game, "settlement", None) is None:
             return None
         if settlement is not None and game.settlement is not settlement:
             log.warning("hand not recorded: the table has dealt another hand since")
@@ -70,31 +75,57 @@ class Recorder:
         if game is self._last_game:
             return None
         self._last_game = game
-        kinds = list(getattr(table, "names", None) or getattr(table, "kinds", None) or [])
-        n = game.ruleset.players
-        seats = [kinds[i] if i < len(kinds) else f"seat {i}" for i in range(n)]
-        seats[self.seat] = self.profile.name
-        return self.record_game(game, seats)
+        return self.record_game(game, self._names(table, game.ruleset.players, self.seat))
+
+    def _names(self, table: Any, n: int, me: int) -> list[str]:
+        names = getattr(table, "names", None)
+        names = list(names() if callable(names) else names or getattr(table, "kinds", None) or [])
+        seats = [str(names[i]).replace(" [auto]", "").replace(" [offline]", "") if i < len(names) else f"seat {i}"
+                 for i in range(n)]
+        seats[me] = self.profile.name
+        return seats
+
+    def _from_view(self, table: Any, settlement: Any) -> Recorded | None:
+        view = table.view() if callable(getattr(table, "view", None)) else None
+        me = getattr(table, "seat", None)
+        if view is None or view.settlement is None or view.buried is None or me is None:
+            log.info("hand not recorded: the table shows no settled hand with the kitty")
+            return None
+        if settlement is not None and view.settlement != settlement:
+            log.warning("hand not recorded: the table has dealt another hand since")
+            return None
+        key = (view.hand_no, view.settlement)
+        if key == self._last_game:
+            return None
+        self._last_game = key
+        seats = self._names(table, view.ruleset.players, me)
+        return self._store(view.settlement, view.ruleset, view.trump, None, seats, me,
+                           lambda **extra: "\n".join(replay.lines_from_view(view, **extra)) + "\n")
 
     def record_game(self, game: Any, seats: list[str]) -> Recorded:
         """Record a settled engine ``game`` with seat names ``seats`` (the profile's at
         :attr:`seat`). Raises ValueError when the game is not settled."""
-        s = game.settlement
-        if s is None:
+        if game.settlement is None:
             raise ValueError("only a settled hand can be recorded")
+        return self._store(game.settlement, game.ruleset, game.trump, game.seed, seats, self.seat,
+                           lambda **extra: replay.dumps(game, **extra))
+
+    def _store(self, s: Any, ruleset: Any, trump: str, seed: int | None, seats: list[str], me: int,
+               text_of: Any) -> Recorded:
         now = self.clock()
         day = local_day(now)
-        store, me = self.store, self.seat
+        store = self.store
         net = store.day_net(self.profile.id, day) if self.stake else 0
         coins = [clamp_coins(raw_change(g, self.stake), net if i == me else 0) for i, g in enumerate(s.game_points)]
         when = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(now))
-        text = replay.dumps(game, seats=seats, time=when, stake=self.stake, coins=coins, seat=me)
+        text = text_of(seats=seats, time=when, stake=self.stake, coins=coins, seat=me)
         d = s.dealer
         before = store.conn.execute("SELECT points FROM profiles WHERE id = ?", (self.profile.id,)).fetchone()[0]
+        opts = ruleset.options
         rid = store.add_record(self.profile.id, {
-            "time": now, "day": day, "ruleset": game.ruleset.name,
-            "options": replay.header_for(game)["options"], "seed": game.seed, "seats": seats, "seat": me,
-            "dealer": d, "bid": s.bid, "trump": game.trump,
+            "time": now, "day": day, "ruleset": ruleset.name,
+            "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__}, "seed": seed, "seats": seats,
+            "seat": me, "dealer": d, "bid": s.bid, "trump": trump,
             "points": s.trick_points[d] + (s.kitty_points if s.kitty_counted else 0),
             "dealer_final": s.dealer_final, "game_points": s.game_points, "coins": coins, "stake": self.stake,
             "my_points": s.game_points[me], "my_coins": coins[me],
