@@ -65,3 +65,34 @@ def test_lan_client_records_its_hand(host, tmp_path):
     finally:
         table.close()
         store.close()
+
+
+def test_join_window_records_for_its_profile(host, tmp_path):
+    """The join window (make_remote_app) with a profile's recorder, seat 2 on auto-play (托管)."""
+    import argparse
+
+    pytest.importorskip("pygame")
+    from game.lan_cli import make_remote_app
+
+    store = Store.open(tmp_path / "hongwu.db")
+    store.create_profile("Cy")
+    table = RemoteTable("127.0.0.1", host.port, "Cy", seat=2)
+    try:
+        table.ready()
+        assert table.wait_for_hand(10)
+        ns = argparse.Namespace(hands=1, lang="en", speed="instant", fullscreen=False, mute=True,
+                                career_recorder=Recorder(store, "Cy"))
+        app = make_remote_app(table, ns)
+        app._on_toolbar("auto")
+        end = time.monotonic() + 30
+        while time.monotonic() < end and app.hands_done < 1:
+            app.step([])
+            time.sleep(0.002)
+        assert app.hands_done == 1
+        (record,) = store.records(store.profile("Cy").id)
+        assert record.seat == 2 and record.seats[2] == "Cy"
+        assert app.results[0].endswith("[" + ",".join(f"{g:+d}" for g in record.game_points) + "]")
+        assert R.verify(R.parse(store.replay_text(record.id))).settlement.game_points == record.game_points
+    finally:
+        table.close()
+        store.close()

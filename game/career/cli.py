@@ -299,3 +299,33 @@ def recorder_for_play(ns: argparse.Namespace) -> tuple[Any, str | None, int]:
         store.close()
         return None, refusal.message, EXIT_CAPPED
     return rec, None, 0
+
+
+# --- hongwu join --profile -------------------------------------------------------------------
+def add_join_profile(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add ``--profile NAME`` to ``hongwu join`` (window only): its hands are recorded for that
+    profile, from what the client saw (its own seat; no stake at LAN tables yet). The run
+    function is wrapped so an unknown profile is refused (exit 2) before connecting."""
+    p.add_argument("--profile", default=None, metavar="NAME",
+                   help="record the hands played in the window for this profile (README \"Career\")")
+    inner = p.get_default("func")
+
+    def run(ns: argparse.Namespace) -> int:
+        from game.career import CareerError, Recorder
+
+        if ns.profile is None or getattr(ns, "headless", False):
+            return inner(ns)
+        store = _open("join")
+        try:
+            ns.career_recorder = Recorder(store, ns.profile)
+        except CareerError as exc:
+            store.close()
+            print(f"hongwu join: {exc}", file=sys.stderr)
+            return EXIT_BAD
+        try:
+            return inner(ns)
+        finally:
+            store.close()
+
+    p.set_defaults(func=run)
+    return p
