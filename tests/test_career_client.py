@@ -36,3 +36,22 @@ def test_window_table_with_autoplay_records_for_the_profile(tmp_path):
         assert R.verify(R.parse(store.replay_text(r.id))).settlement.game_points == r.game_points
     assert rec.last.record_id == recs[-1].id and rec.last.points_after == store.profile("Ann").points
     store.close()
+
+
+def test_the_next_hand_is_refused_at_the_daily_cap(tmp_path, capsys):
+    from engine.coins import DAY_CAP
+
+    store = Store.open(tmp_path / "hongwu.db")
+    store.create_profile("Ann")
+    rec = Recorder(store, "Ann", stake=10_000_000)
+    app = App(Options(seats=["basic"] * 4, seed=3, speed="instant", hands=5, audio=False, save_settings=False,
+                      max_frames=20000, user_plugins=False, out=io.StringIO(), recorder=rec))
+    for _ in range(20000):
+        if app.hands_done or not app.step([]):
+            break
+    assert app.hands_done == 1 and abs(store.profile("Ann").coins) == 20_000_000
+    store.conn.execute("UPDATE coin_days SET net = ?", (-DAY_CAP,))
+    app.next_hand()
+    assert not app.running and app.exit_code == 4 and "daily coin cap" in capsys.readouterr().err
+    app.close()
+    store.close()

@@ -265,7 +265,8 @@ class Store:
         """Open (creating or migrating) the database at ``path`` (default :func:`db_path`).
         With ``check`` the file's header, application id, schema and ``quick_check`` are
         tested; a file that fails is renamed aside (see the module doc) and a fresh one made.
-        Raises OSError when the folder cannot be written."""
+        Raises OSError when the folder cannot be written, CareerError when another process
+        keeps the file locked for more than 10 s (the file is then left alone)."""
         path = Path(path) if path is not None else db_path()
         path.parent.mkdir(parents=True, exist_ok=True)
         set_aside = None
@@ -303,6 +304,11 @@ class Store:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable against a killed process
             migrate(conn)
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if "locked" in str(exc) or "busy" in str(exc):  # in use by another process: not damaged
+                raise CareerError(f"the career database is busy ({exc}); try again") from None
+            raise _Unusable(f"unreadable database ({exc})") from None
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise _Unusable(f"unreadable database ({exc})") from None
