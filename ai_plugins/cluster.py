@@ -184,13 +184,14 @@ def _run_shipped_chunk(config: ArenaConfig, deals: Sequence[int],
 
 # ---------------------------------------------------------------------------- executor
 def dask_executor(address: str, *, retries: int = 3, connect_timeout: float = 10.0,
-                  worker_timeout: float = 60.0) -> Executor:
+                  worker_timeout: float = 60.0, run_timeout: float | None = None) -> Executor:
     """An :data:`~ai_plugins.arena.Executor` running chunks on the Dask scheduler at
     ``address`` (``tcp://HOST:PORT``, or any address ``distributed.Client`` takes).
 
     ``retries``: times a chunk that raised is run again (a chunk on a lost worker is rerun by
     the scheduler regardless); ``connect_timeout``: seconds to reach the scheduler;
-    ``worker_timeout``: seconds to wait for a first worker. Raises :class:`ClusterError` for
+    ``worker_timeout``: seconds to wait for a first worker; ``run_timeout``: seconds for the
+    whole run (None: no limit). Raises :class:`ClusterError` for
     those failures and when a chunk keeps killing workers; an AI error raised by a chunk
     propagates as raised. The client is closed when the run ends or the generator is closed.
     """
@@ -217,12 +218,18 @@ def dask_executor(address: str, *, retries: int = 3, connect_timeout: float = 10
                                         key=f"hongwu-chunk-{token}-{i}-{n}", pure=False,
                                         retries=retries)
                     futures[fut] = i
-            for fut in distributed.as_completed(list(futures), loop=client.loop):
-                try:
-                    got = fut.result()
-                except distributed.KilledWorker as exc:
-                    raise ClusterError(f"a chunk of deals kept killing Dask workers: {exc}") from exc
-                yield futures[fut], got
+            done = distributed.as_completed(list(futures), loop=client.loop,
+                                            timeout=run_timeout)
+            try:
+                for fut in done:
+                    try:
+                        got = fut.result()
+                    except distributed.KilledWorker as exc:
+                        raise ClusterError(f"a chunk of deals kept killing Dask workers: "
+                                           f"{exc}") from exc
+                    yield futures[fut], got
+            except TimeoutError as exc:
+                raise ClusterError(f"the cluster run took more than {run_timeout:g} s") from exc
         finally:
             if futures:
                 try:
