@@ -218,7 +218,13 @@ def run_league(config: ArenaConfig, deals: int, *, executor: Executor | None = N
     out = None
     if path is not None:
         fresh = not path.exists() or path.stat().st_size == 0
+        if not fresh:
+            with path.open("rb") as fh:
+                fh.seek(-1, 2)
+                cut = fh.read(1) != b"\n"  # a last line cut short: start a new line
         out = path.open("a", encoding="utf-8")
+        if not fresh and cut:
+            out.write("\n")
         if fresh:
             out.write(json.dumps(header(config)) + "\n")
             out.flush()
