@@ -393,6 +393,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"time budget per AI decision (default {DEFAULT_BUDGET_S:g})")
     p.add_argument("--think-ms", type=int, default=None, metavar="MS",
                    help="thinking time per decision for AIs that search (expert; default 500)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="a fixed number of samples per decision for AIs that sample (expert) "
+                        "instead of a time: the same numbers on any machine or cluster")
     p.add_argument("--quiet", action="store_true",
                    help="no progress (else a bar on a terminal, a line per 10%% elsewhere)")
     add_discovery_options(p)
@@ -410,6 +413,8 @@ def run_cli(ns: argparse.Namespace) -> int:
         return 2
     seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(2**31)
     options = {"think_ms": ns.think_ms} if ns.think_ms is not None else {}
+    if ns.samples is not None:
+        options["samples"] = ns.samples
     config = ArenaConfig(
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,

@@ -13,15 +13,17 @@ lost mid-run has its chunks run again elsewhere by the scheduler (and a chunk th
 retried up to ``retries`` times); deals are pure functions of the seed, so a re-run chunk gives
 the same rows.
 
-**Plugins reach the workers.** The workers need hongwu (same version) and any plugin installed
-as a distribution (entry points) installed. Everything else the client found is shipped with
+**Plugins reach the workers.** The scheduler and the workers need the same hongwu installed
+(the scheduler unpickles the tasks, which name hongwu's functions), and the workers any plugin
+installed as a distribution (entry points). Everything else the client found is shipped with
 each task as file contents (a few kilobytes): the drop-in files of the user plugin folder and
 of every ``--plugin-dir``, and the source of ``--ai module:object`` modules that are not
 installed (a single ``.py`` file or a package folder). A worker writes them once into a folder
 named after their SHA-256 under the temporary directory and discovers from there, so it builds
 the same AI line-up as the client; a replacement worker does the same. (The files travel with
-the tasks rather than through ``Client.upload_file`` because that also imports them on the
-scheduler, which need not have hongwu installed.)
+the tasks rather than through ``Client.upload_file``: that would import every plugin on the
+scheduler and on every worker at upload time and leave it on their ``sys.path`` for the life of
+the cluster, for every later client too; a task's files are only what its run asked for.)
 """
 from __future__ import annotations
 
@@ -40,7 +42,7 @@ from typing import Any, Iterator, Sequence
 from .arena import ArenaConfig, Executor, SeatResult, Work, _run_chunk, plan_chunks
 from .manager import user_plugin_dir
 
-INSTALL_HINT = "pip install 'hongwu[cluster]'  (or: pip install 'dask[distributed]')"
+INSTALL_HINT = "pip install 'hongwu[cluster]'"
 """What to install for ``--scheduler``."""
 
 PROJECT_PACKAGES = ("engine", "ai_plugins", "net", "game")
@@ -227,6 +229,13 @@ def dask_executor(address: str, *, retries: int = 3, connect_timeout: float = 10
                     except distributed.KilledWorker as exc:
                         raise ClusterError(f"a chunk of deals kept killing Dask workers: "
                                            f"{exc}") from exc
+                    except (ImportError, RuntimeError) as exc:
+                        if isinstance(exc, RuntimeError) and "deserializ" not in str(exc):
+                            raise
+                        raise ClusterError(
+                            f"the Dask scheduler or a worker at {address} cannot load "
+                            f"hongwu's tasks ({str(exc).splitlines()[0]}): install the same "
+                            f"hongwu there ({INSTALL_HINT})") from exc
                     yield futures[fut], got
             except TimeoutError as exc:
                 raise ClusterError(f"the cluster run took more than {run_timeout:g} s") from exc

@@ -288,6 +288,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"time budget per AI decision (default {DEFAULT_BUDGET_S:g})")
     p.add_argument("--think-ms", type=int, default=None, metavar="MS",
                    help="thinking time per decision for AIs that search (expert; default 500)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="a fixed number of samples per decision for AIs that sample (expert) "
+                        "instead of a time: the same numbers on any machine or cluster")
     p.add_argument("--json", metavar="FILE", help="also write the numbers as JSON to FILE")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the ratings as a PNG chart")
     p.add_argument("--results", metavar="FILE",
@@ -315,6 +318,8 @@ def run_cli(ns: argparse.Namespace) -> int:
     if ns.seed is None:
         print(f"seed {seed}", file=sys.stderr)
     options = {"think_ms": ns.think_ms} if ns.think_ms is not None else {}
+    if ns.samples is not None:
+        options["samples"] = ns.samples
     config = ArenaConfig(ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed,
                          budget_s=ns.budget, options=options,
                          plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins)
