@@ -274,7 +274,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "league", help="rate AIs: every pair on duplicate deals, Bradley-Terry ratings",
         description="Play every pair of AIs on the same duplicate deals and rate each AI "
-                    "(Bradley-Terry on deals won, Elo scale, 95%% bootstrap interval).")
+                    "(Bradley-Terry on deals won, Elo scale, 95% bootstrap interval).")
     p.add_argument("--ai", action="append", required=True, metavar="NAME",
                    help="an AI name (see 'hongwu ai list') or module:object; at least twice")
     p.add_argument("--hands", type=int, default=100, metavar="N",

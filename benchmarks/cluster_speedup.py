@@ -2,7 +2,8 @@
 
 Starts a LocalCluster on 127.0.0.1 with 1 worker process, then one with 2 (one thread each),
 and plays the same arena on each, alternating ``--repeats`` times so that a change in the
-machine's load hits both; prints the median wall time of each and their ratio. The AIs are
+machine's load hits both (and, for comparison, on the local pool with 2 processes); prints
+the median wall time of each and the ratio of one worker's to two workers'. The AIs are
 CPU-bound (default ``basic`` against ``random``: no thinking time, whose wall-clock budget
 would hide the cores' work). Needs ``pip install 'hongwu[cluster]'``.
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai_plugins.arena import ArenaConfig, run_arena  # noqa: E402
+from ai_plugins.arena import ArenaConfig, local_executor, run_arena  # noqa: E402
 from ai_plugins.cluster import dask_executor, require_dask  # noqa: E402
 
 
@@ -34,10 +35,12 @@ def main(argv=None) -> int:
     config = ArenaConfig(ais=tuple(args.ai or ("basic", "random")), deals=args.hands,
                          seed=args.seed, user_dir=False, entry_points=False)
     clusters = {n: distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                            host="127.0.0.1", dashboard_address=None,
+                                            host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                            scheduler_kwargs={"dashboard": False},
                                             silence_logs=logging.ERROR)
                 for n in (1, 2)}
-    times: dict[int, list[float]] = {1: [], 2: []}
+    logging.getLogger("distributed").setLevel(logging.WARNING)
+    times: dict[int, list[float]] = {1: [], 2: [], 0: []}  # 0: the local pool, 2 processes
     results = {}
     try:
         for n, c in clusters.items():  # warm-up: workers import the engine and the AIs
@@ -48,15 +51,20 @@ def main(argv=None) -> int:
                 t0 = time.perf_counter()
                 results[n] = run_arena(config, executor=dask_executor(c.scheduler_address))
                 times[n].append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            results[0] = run_arena(config, executor=local_executor(2))
+            times[0].append(time.perf_counter() - t0)
     finally:
         for c in clusters.values():
             c.close()
-    assert results[1] == results[2], "the numbers differ between 1 and 2 workers"
+    assert results[1] == results[2] == results[0], "the numbers differ between the runs"
     one, two = statistics.median(times[1]), statistics.median(times[2])
     print(f"arena {'/'.join(config.ais)}, {args.hands} deals, median of {args.repeats}:")
     print(f"  1 worker : {one:.2f} s  ({args.hands / one:.1f} deals/s)")
     print(f"  2 workers: {two:.2f} s  ({args.hands / two:.1f} deals/s)")
     print(f"  speed-up : x{one / two:.2f} (same numbers from both)")
+    local = statistics.median(times[0])
+    print(f"  local pool, 2 processes (--jobs 2): {local:.2f} s  ({args.hands / local:.1f} deals/s)")
     return 0
 
 

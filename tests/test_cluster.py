@@ -4,6 +4,7 @@ to the client (drop-in folders, ``--ai module:object``) must reach the workers."
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import sys
@@ -28,8 +29,11 @@ RUN_TIMEOUT = 180.0  # seconds; every cluster run in this file is bounded by it
 def cluster():
     """A scheduler and two single-thread worker processes on loopback, ports chosen by the OS."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", scheduler_port=0, dashboard_address=None,
-                                  worker_dashboard_address=None) as c:
+                                  host="127.0.0.1", scheduler_port=0,
+                                  dashboard_address="127.0.0.1:0",  # HTTP routes, loopback
+                                  scheduler_kwargs={"dashboard": False},
+                                  worker_dashboard_address=None,
+                                  silence_logs=logging.ERROR) as c:
         with distributed.Client(c.scheduler_address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
             yield c, client
