@@ -64,6 +64,10 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the 找朋友 match asked for by ``hongwu play`` arguments ``ns``; returns the exit
     status: 0 done, 2 for options that need a window or are invalid."""
     out = out or sys.stdout
+    if getattr(ns, "profile", None) or getattr(ns, "stake", 0):
+        print("hongwu play: --profile and --stake record 红五 hands; 找朋友 hands are not recorded yet",
+              file=sys.stderr)
+        return 2
     if getattr(ns, "rule", None):
         print("hongwu play: --rule sets 红五 house rules; use --option NAME=VALUE with --ruleset zhaopengyou",
               file=sys.stderr)
