@@ -140,7 +140,7 @@ class ZpyHand:
     # current window (DEAL), whether someone declared in it, and the counter round's passes
     _to_act: int | None = None
     _win: tuple[int, ...] = ()  # DEAL: the open window's seats in poll order
-    _pos: int = 5  # DEAL: the next seat of ``_win`` to poll (the window is closed at its end)
+    _pos: int = 0  # DEAL: the next seat of ``_win`` to poll (the window is closed at its end)
     _window_declared: bool = False
     _last_declarer: int | None = None
     _passes: int = 0
@@ -209,7 +209,6 @@ class ZpyHand:
         hand.points_won = [0] * n
         hand.hands = [[] for _ in range(n)]
         hand._relevant = [0] * n
-        hand._win, hand._pos = (), n
         hand._rel = [{} for _ in range(n)]
         hand._can = [False] * n
         hand.events.append(HandStarted(hand_no, seed, ruleset.decks, first_card))
@@ -461,7 +460,7 @@ class ZpyHand:
         deal_size, first = self.deal_size, self.first_card
         win, pos = self._win, self._pos
         while True:
-            while pos < n:  # the open window
+            while pos < len(win):  # the open window
                 s = win[pos]
                 v = can[s]
                 if v is None:
