@@ -223,6 +223,7 @@ class SafePlayer:
         self._off_kind = "disabled"  # why decisions are lost once disabled
         self._lost_now = False       # the current decision is already counted as lost
         self._busy: _Call | None = None
+        self.left_running = False  # close() found a decision thread that would not stop
         self._rng = random.Random(seed)
         self.fallback_ai = fallback if fallback is not None else BasicAI(
             AISettings(seat=seat, seed=0 if seed is None else seed, budget_s=budget_s))
@@ -297,6 +298,7 @@ class SafePlayer:
         if busy is not None and not busy.done.is_set():
             _interrupt(busy.thread)
             if not busy.done.wait(0.05):
+                self.left_running = True
                 self.ledger.left_running(self.name, busy.thread)
         if self.sink is not None:
             self.sink.end_hand()
@@ -466,32 +468,34 @@ def make_player(manager: Any, name: str, seat: int, budget_s: float = DEFAULT_BU
     from .capture import sink_for
 
     ledger = ledger if ledger is not None else FaultLedger()
-    if sink is None:
-        sink = sink_for(name, ledger)
     problem: tuple[str, str, str] | None = None
     ai = None
+    info = None
+    try:
+        info = manager.resolve(name)
+    except AIError as exc:
+        problem = ("factory", str(exc), "")
+    except Exception as exc:  # a module:object whose import has side effects gone wrong
+        problem = ("factory", f"cannot load {name!r}: {exc!r}", "")
+    else:
+        name = info.name  # one name everywhere: ai list, the table, the arena, the log
     dropped = ledger.is_dropped(name)
-    if dropped is None:
-        try:
-            info = manager.resolve(name)
-        except AIError as exc:
-            problem = ("factory", str(exc), "")
-        except Exception as exc:  # a module:object whose import has side effects gone wrong
-            problem = ("factory", f"cannot load {name!r}: {exc!r}", "")
+    if dropped is None and info is not None:
+        if sink is None:
+            sink = sink_for(name, ledger)
+        call = _Call(call_factory, (info.factory, settings), {},
+                     f"hongwu-ai-factory-seat{seat}", None, sink)
+        if not call.done.wait(budget_s):
+            _interrupt(call.thread)
+            if not call.done.wait(0.05):
+                ledger.left_running(name, call.thread)
+            problem = ("timeout", f"factory gave no AI within {budget_s:g} s", "")
+        elif call.error is not None:
+            problem = ("factory", f"factory raised {call.error}", call.error_tb)
+        elif call.result is None:
+            problem = ("factory", "factory returned None", "")
         else:
-            call = _Call(call_factory, (info.factory, settings), {},
-                         f"hongwu-ai-factory-seat{seat}", None, sink)
-            if not call.done.wait(budget_s):
-                _interrupt(call.thread)
-                if not call.done.wait(0.05):
-                    ledger.left_running(name, call.thread)
-                problem = ("timeout", f"factory gave no AI within {budget_s:g} s", "")
-            elif call.error is not None:
-                problem = ("factory", f"factory raised {call.error}", call.error_tb)
-            elif call.result is None:
-                problem = ("factory", "factory returned None", "")
-            else:
-                ai = call.result
+            ai = call.result
     player = SafePlayer(ai, name, seat, budget_s=budget_s, seed=seed, max_faults=max_faults,
                         ledger=ledger, sink=sink)
     if dropped is not None:
