@@ -39,6 +39,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -421,8 +422,8 @@ class AIManager:
             collected.append(AIInfo(name, factory, str(version or default_version), kind, origin))
 
         try:
-            with attributed(sink_for(f"plugin.{plugin_name.rpartition(':')[2] or 'plugin'}"
-                                     .replace("/", "."))):
+            label = Path(origin).stem if kind == "file" else plugin_name.rpartition(":")[2]
+            with attributed(sink_for(f"plugin.{re.sub(r'[^A-Za-z0-9_-]', '_', label)}")):
                 caller(register=register)
         except Exception as exc:
             self._problem(f"{where}: register_ais raised {exc!r}")
