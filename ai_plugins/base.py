@@ -76,7 +76,7 @@ def factory_problem(factory: Any) -> str | None:
         return None
     except TypeError:
         pass
-    return (f"{name or factory!r}{sig} cannot be called with one AISettings: a factory takes "
+    return (f"{name or repr(factory)}{sig} cannot be called with one AISettings: a factory takes "
             f"exactly one argument (factory(settings))")
 
 
