@@ -248,8 +248,8 @@ def format_fault_summary(merged: Mapping[str, Mapping[str, Any]], labels: Mappin
         if r.get("threads_running"):
             n = r["threads_running"]
             lines.append(f"  {n} decision thread{'s' if n != 1 else ''} still running after "
-                         f"{'their hands' if n != 1 else 'its hand'} (daemon threads that ignored "
-                         f"AIAbandoned; they end with the process)")
+                         f"{'their hands' if n != 1 else 'its hand'} (daemon threads blocked in C "
+                         f"code or ignoring AIAbandoned; they end with the process)")
     if lines and not verbose:
         lines.append("(tracebacks: -v; every fault: --debug)")
     return lines

@@ -215,6 +215,23 @@ def test_arena_cli_ends_with_one_summary_block_and_tracebacks_with_verbose(tmp_p
     assert loud.stdout == quiet.stdout  # the table is the same, only stderr says more
 
 
+def test_play_cli_tells_file_and_line_and_the_traceback_with_verbose(tmp_path):
+    plugins = tmp_path / "plugins"
+    path = write_plugin(plugins, "raiser", RAISER)
+    common = ["play", "--seats", "raiser,basic,basic,basic", "--hands", "1", "--speed",
+              "instant", "--seed", "3", "--mute", "--no-user-plugins", "--plugin-dir", str(plugins)]
+    plain = _hongwu(*common, cwd=tmp_path)
+    assert plain.returncode == 0, plain.stderr[-2000:]
+    assert plain.stdout.startswith("hand 1: ") and len(plain.stdout.splitlines()) == 1
+    assert f"at {path}:{_raise_line(path)} in helper" in plain.stderr
+    assert "AI faults this game:" in plain.stderr and "Traceback" not in plain.stderr
+    loud = _hongwu(*common, "-v", cwd=tmp_path)
+    assert f'File "{path}", line {_raise_line(path)}, in helper' in loud.stderr
+    debug = _hongwu(*common, "--debug", cwd=tmp_path)
+    assert debug.stderr.count(f'File "{path}", line {_raise_line(path)}, in helper') >= 3
+    assert loud.stdout == plain.stdout == debug.stdout
+
+
 # -- one meaning of --ai module:object ----------------------------------------------------
 MODULE = '''
 from ai_plugins import hookimpl
