@@ -215,6 +215,7 @@ def _run_chunk(config: ArenaConfig, deals: Sequence[int]) -> list[tuple[int, lis
     with capture_output():
         manager = config.manager()
         ledger = FaultLedger(loud=False)
+        ledger.adopt_running_threads()  # stuck threads of this worker's earlier batches
         return [(d, play_deal(config, d, manager, ledger)) for d in deals]
 
 

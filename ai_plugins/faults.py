@@ -162,6 +162,27 @@ class FaultLedger:
         with self._lock:
             self._stuck.setdefault(ai, []).append(thread)
 
+    def adopt_running_threads(self, prefix: str = "hongwu-ai-") -> dict[str, int]:
+        """Count decision threads of earlier runs in this process that are still alive (named
+        ``PREFIX...:AI``, as the runner names them) as time-outs of their AI, so that a new
+        run (an arena worker's next batch) drops at once an AI whose threads never stopped,
+        instead of leaking three more. Returns ``{ai: threads adopted}``."""
+        found: dict[str, int] = {}
+        for t in threading.enumerate():
+            name = t.name
+            if t.is_alive() and name.startswith(prefix) and ":" in name:
+                ai = name.split(":", 1)[1]
+                found[ai] = found.get(ai, 0) + 1
+                with self._lock:
+                    self._stuck.setdefault(ai, []).append(t)
+        for ai, n in found.items():
+            with self._lock:
+                self.timeouts[ai] += n
+                if self.timeouts[ai] >= self.drop_after_timeouts and ai not in self.dropped:
+                    self.dropped[ai] = (f"{self.timeouts[ai]} time-outs (threads of earlier "
+                                        f"deals still running)")
+        return found
+
     def threads_running(self, ai: str) -> int:
         """How many noted threads of ``ai`` are still alive now."""
         with self._lock:

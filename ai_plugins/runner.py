@@ -53,6 +53,10 @@ log = logging.getLogger(__name__)
 DEFAULT_BUDGET_S = 2.0
 """Seconds an AI may take for one decision unless the host says otherwise."""
 
+THREAD_PREFIX = "hongwu-ai-"
+"""Decision and factory worker threads are named ``hongwu-ai-seatN:AI`` /
+``hongwu-ai-factory-seatN:AI`` (see :meth:`ai_plugins.faults.FaultLedger.adopt_running_threads`)."""
+
 DEFAULT_MAX_FAULTS = 3
 """Faults after which a seat is switched to the ``basic`` AI for the rest of its life."""
 
@@ -360,7 +364,7 @@ class SafePlayer:
         if self.sink is not None:
             self.sink.begin_hand(getattr(view, "hand_no", None))
         caller = getattr(self._pm.hook, hook)
-        call = _Call(caller, (), mine, f"hongwu-ai-seat{self.seat}",
+        call = _Call(caller, (), mine, f"{THREAD_PREFIX}seat{self.seat}:{self.name}",
                      lambda answer: _plain_answer(hook, answer), self.sink)
         started = time.perf_counter()
         if not call.done.wait(self.budget_s):
@@ -484,7 +488,7 @@ def make_player(manager: Any, name: str, seat: int, budget_s: float = DEFAULT_BU
         if sink is None:
             sink = sink_for(name, ledger)
         call = _Call(call_factory, (info.factory, settings), {},
-                     f"hongwu-ai-factory-seat{seat}", None, sink)
+                     f"{THREAD_PREFIX}factory-seat{seat}:{name}", None, sink)
         if not call.done.wait(budget_s):
             _interrupt(call.thread)
             if not call.done.wait(0.05):

@@ -184,7 +184,15 @@ def test_no_thread_survives_per_hand_even_one_that_swallows_the_abandon(tmp_path
 
         assert any("still running" in ln for ln in format_fault_summary({"stubborn": report}))
         leaked = [t for t in threading.enumerate() if t.name.startswith("hongwu-ai-seat")]
-        assert all(t.daemon for t in leaked)
+        assert all(t.daemon for t in leaked) and all(t.name.endswith(":stubborn") for t in leaked)
+        # the next run in this process (an arena worker's next batch) adopts those threads:
+        # the AI is dropped at once, no new thread is started
+        again = FaultLedger(loud=False)
+        assert again.adopt_running_threads() == {"stubborn": len(leaked)}
+        if len(leaked) >= DROP_AFTER_TIMEOUTS:
+            assert again.is_dropped("stubborn")
+            _hands(m, ["stubborn", "basic", "basic", "basic"], again, hands=2, budget_s=0.05)
+            assert threading.active_count() == counts[-1]
     finally:
         stop.append(True)
 
@@ -291,6 +299,22 @@ def test_module_object_has_one_name_in_list_play_and_arena(module_dir, capsys):
         config = ArenaConfig(ais=(spec, "basic"), deals=1, seed=1, user_dir=False,
                              entry_points=False)
         assert list(run_arena(config, jobs=1)["ais"]) == [name, "basic"]
+
+
+def test_ai_list_table_is_not_mixed_with_what_plugins_print(tmp_path, capsys):
+    write_plugin(tmp_path, "loud", """
+        print("LOUD AT IMPORT")
+        class A:
+            def __init__(self, s):
+                pass
+        @hookimpl
+        def register_ais(register):
+            print("LOUD REGISTER")
+            register("loud", A)
+        """)
+    assert hongwu_main(["ai", "list", "--no-user-plugins", "--plugin-dir", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "LOUD" not in out + err and " loud " in out
 
 
 def test_factories_are_called_positionally_or_by_keyword(module_dir):
