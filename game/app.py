@@ -243,7 +243,7 @@ class App:
 
     def _toolbar_items(self) -> list[tuple]:
         """The table's toolbar: ``(key, label, icon, short label, enabled)`` per button (see
-        :meth:`game.scenes.table_scene.TableScene._toolbar_buttons`).  The sound button shows
+        :meth:`game.scenes.table_buttons.TableButtons._toolbar_buttons`).  The sound button shows
         the real state: greyed out, crossed speaker when there is no audio output at all."""
         from game.i18n import _
 
@@ -730,6 +730,18 @@ class App:
         """Sound volume 0.0..1.0 (clamped), saved."""
         self.audio.set_volume(volume)
         self._save(volume=self.audio.volume)
+
+    def set_renderer(self, renderer: str) -> None:
+        """Choose how the window is drawn from the next start on (``auto``, ``gpu`` or
+        ``software``, as ``--renderer``; see :func:`game.settings.renderer_choice`), saved; the
+        running window keeps its renderer.  ValueError for anything else."""
+        from game.settings import RENDERERS
+
+        if renderer not in RENDERERS:
+            raise ValueError(f"renderer must be one of {', '.join(RENDERERS)}, not {renderer!r}")
+        self._save(renderer=renderer)
+        for s in self.screens:
+            s.invalidate()
 
     def set_fullscreen(self, on: bool) -> None:
         """Full screen on or off (the window is reopened), saved."""
