@@ -29,7 +29,7 @@ import enum
 import types
 from typing import Any
 
-from engine.order import TrumpContext, context
+from engine.order import TrumpContext
 from engine.state import PlayerView
 
 from engine.cards import Card
@@ -109,7 +109,7 @@ def private_copy(value: Any, memo: dict[int, Any] | None = None) -> Any:
         out = cls(private_copy(v, memo) for v in value)
         memo[key] = out
         return out
-    if cls is TrumpContext:
+    if isinstance(value, TrumpContext):
         return memo.setdefault(key, copy_context(value))
     if isinstance(value, _UNCOPYABLE):
         raise TypeError(f"cannot make a private copy of {value!r}")
@@ -139,10 +139,17 @@ def _slotted(cls: type) -> tuple[type, ...]:
 
 def copy_context(ctx: TrumpContext) -> TrumpContext:
     """A private :class:`~engine.order.TrumpContext` equal to ``ctx`` (its lookup tables are
-    tuples, so they are shared; only the object is new)."""
-    out = object.__new__(TrumpContext)
-    for slot in TrumpContext.__slots__:
-        object.__setattr__(out, slot, getattr(ctx, slot))
+    tuples, so they are shared; only the object is new). The engine's caches key on
+    ``ctx.key`` and compute with the engine's own context, so a changed copy cannot poison
+    them."""
+    cls = type(ctx)
+    out = object.__new__(cls)
+    for klass in _slotted(cls):
+        for slot in klass.__slots__:
+            try:
+                object.__setattr__(out, slot, object.__getattribute__(ctx, slot))
+            except AttributeError:
+                continue
     return out
 
 
@@ -158,11 +165,13 @@ class PrivateView(PlayerView):
     def ctx(self) -> TrumpContext | None:  # type: ignore[override]
         """This view's own card order once trump is chosen, else None (RULES.md §5)."""
         state = object.__getattribute__(self, "__dict__")
-        ctx = state.get("_private_ctx")
-        if ctx is None or ctx.trump != self.trump:
-            ctx = copy_context(context(self.trump)) if self.trump else None
-            state["_private_ctx"] = ctx
-        return ctx
+        shared = PlayerView.ctx.fget(self)  # whatever the engine's view would answer
+        if shared is None:
+            return None
+        mine = state.get("_private_ctx")
+        if mine is None or mine[0] is not shared:
+            mine = state["_private_ctx"] = (shared, copy_context(shared))
+        return mine[1]
 
 
 def private_view(view: PlayerView) -> PrivateView:

@@ -28,7 +28,11 @@ ROOT = Path(__file__).resolve().parent.parent
 WRECKER = """
 import sys
 
+from engine.patterns import classify
+from engine.tricks import legal_leads
+
 def wreck(view, options=None):
+    hand = view.hand
     object.__setattr__(view, "hand", ())
     view.__dict__["legal_bid_amounts"] = ()
     view.__dict__["phase"] = None
@@ -41,8 +45,16 @@ def wreck(view, options=None):
         object.__setattr__(view.settlement, "game_points", (0, 0, 0, 0))
     ctx = view.__class__.ctx.fget(view) if view.trump else None
     if ctx is not None:
+        # a corrupted card order, then engine calls with it: the engine's caches (keyed on
+        # ctx.key) must not keep anything computed from it
         ctx.VAL = tuple(0 for _ in ctx.VAL)
-        ctx.SUITX = ()
+        ctx.SUITX = tuple(4 for _ in ctx.SUITX)
+        for i in range(0, len(hand) - 1):
+            try:
+                classify(hand[i:i + 2], ctx)
+                next(iter(legal_leads(hand[i:i + 3], ctx)), None)
+            except Exception:
+                pass
     if options is not None:
         options.hand = ()
         options.lead = None
