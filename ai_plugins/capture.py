@@ -173,10 +173,17 @@ class _Router(io.TextIOBase):
         """Route ``text``; returns ``len(text)`` as a stream does."""
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
-        sink = self._state.sink_here()
+        state = self._state
+        if getattr(state.local, "routing", False):  # a log handler writing back to us
+            return self.real.write(text)
+        sink = state.sink_here()
         if sink is None:
             return self.real.write(text)
-        sink.write(self.stream, text)
+        state.local.routing = True
+        try:
+            sink.write(self.stream, text)
+        finally:
+            state.local.routing = False
         return len(text)
 
 

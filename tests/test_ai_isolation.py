@@ -269,3 +269,32 @@ def test_threads_a_plugin_starts_during_its_decision_are_captured(tmp_path, caps
     assert "[stderr] to stderr" in texts
     assert sys.stdout is not None and not type(sys.stdout).__name__ == "_Router"
     assert threading.active_count() >= 1
+
+
+def test_a_log_handler_writing_to_the_captured_stream_does_not_loop(tmp_path, capsys):
+    """A handler on sys.stderr made while capturing (so it writes to the router) logging a
+    plugin's captured line: the line goes out once, no recursion."""
+    from ai_plugins.capture import OutputSink, attributed
+
+    with capture_output():
+        handler = logging.StreamHandler(sys.stderr)
+        lg = logging.getLogger("hongwu.ai.loopy")
+        lg.addHandler(handler)
+        lg.setLevel(logging.INFO)
+        try:
+            done = []
+
+            def worker():
+                with attributed(OutputSink("loopy")):
+                    print("hello from a plugin")
+                done.append(True)
+
+            t = threading.Thread(target=worker)
+            t.start()
+            t.join(10)
+        finally:
+            lg.removeHandler(handler)
+            lg.setLevel(logging.NOTSET)
+    assert done
+    err = capsys.readouterr().err
+    assert err.count("hello from a plugin") == 1
