@@ -37,6 +37,9 @@ for the rest of the run."""
 DROP_AFTER_FAULTS = 20
 """Faults of any kind (all seats together) after which an AI is dropped for the rest of the run."""
 
+STUCK_PREFIX = "hongwu-ai-stuck:"
+"""Name given to a decision thread still running when its seat closed (then ``AI``'s name)."""
+
 LOST_KINDS = ("exception", "timeout", "busy", "malformed", "illegal", "rejected", "factory",
               "disabled", "dropped")
 """Every reason a decision can be lost to the stand-in, in the order summaries list them."""
@@ -158,20 +161,26 @@ class FaultLedger:
         return self.dropped.get(ai)
 
     def left_running(self, ai: str, thread: threading.Thread) -> None:
-        """Note a decision thread of ``ai`` that was still running when its seat closed."""
+        """Note a decision thread of ``ai`` that was still running when its seat closed; it is
+        renamed ``hongwu-ai-stuck:AI`` so that a later run in this process can find it
+        (:meth:`adopt_running_threads`)."""
         with self._lock:
             self._stuck.setdefault(ai, []).append(thread)
+        try:
+            thread.name = f"{STUCK_PREFIX}{ai}"
+        except Exception:  # pragma: no cover - a thread object that refuses a name
+            pass
 
-    def adopt_running_threads(self, prefix: str = "hongwu-ai-") -> dict[str, int]:
-        """Count decision threads of earlier runs in this process that are still alive (named
-        ``PREFIX...:AI``, as the runner names them) as time-outs of their AI, so that a new
-        run (an arena worker's next batch) drops at once an AI whose threads never stopped,
-        instead of leaking three more. Returns ``{ai: threads adopted}``."""
+    def adopt_running_threads(self) -> dict[str, int]:
+        """Count decision threads that earlier runs in this process left running (renamed
+        by :meth:`left_running`; threads of runs still going are not touched) as time-outs of
+        their AI, so that a new run (an arena worker's next batch) drops at once an AI whose
+        threads never stopped, instead of leaking three more. Returns ``{ai: threads}``."""
         found: dict[str, int] = {}
         for t in threading.enumerate():
             name = t.name
-            if t.is_alive() and name.startswith(prefix) and ":" in name:
-                ai = name.split(":", 1)[1]
+            if t.is_alive() and name.startswith(STUCK_PREFIX):
+                ai = name[len(STUCK_PREFIX):]
                 found[ai] = found.get(ai, 0) + 1
                 with self._lock:
                     self._stuck.setdefault(ai, []).append(t)

@@ -183,8 +183,10 @@ def test_no_thread_survives_per_hand_even_one_that_swallows_the_abandon(tmp_path
         from ai_plugins.faults import format_fault_summary
 
         assert any("still running" in ln for ln in format_fault_summary({"stubborn": report}))
-        leaked = [t for t in threading.enumerate() if t.name.startswith("hongwu-ai-seat")]
-        assert all(t.daemon for t in leaked) and all(t.name.endswith(":stubborn") for t in leaked)
+        leaked = [t for t in threading.enumerate() if t.name.startswith("hongwu-ai-")
+                  and t.name.endswith(":stubborn")]
+        assert leaked and all(t.daemon for t in leaked)
+        assert all(t.name == "hongwu-ai-stuck:stubborn" for t in leaked)
         # the next run in this process (an arena worker's next batch) adopts those threads:
         # the AI is dropped at once, no new thread is started
         again = FaultLedger(loud=False)
