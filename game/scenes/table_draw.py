@@ -134,6 +134,7 @@ class TableDraw:
                 for b in self.buttons:
                     if b.key == "next":
                         b.draw(surf, self.layout.font_size)
+            self._draw_chat(surf, clip)
         surf.set_clip(None)
         return None if damage is None else rects
 
