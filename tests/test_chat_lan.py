@@ -110,7 +110,7 @@ def test_window_and_net_client_chat_with_phrases_emotes_bubbles_and_mute():
         frame = pygame.Surface((scene.layout.w, scene.layout.h))
         scene.invalidate()
         scene.draw(frame)
-        assert tuple(frame.get_at((r.centerx, r.y + 4)))[:3] == (250, 248, 232)  # the bubble is drawn there
+        assert min(tuple(frame.get_at((r.centerx, r.y + 4)))[:3]) >= 215  # the pale bubble is drawn there
 
         # the window: T opens the panel, typed keys stay in the field (no table shortcut)
         auto = scene.auto
