@@ -239,9 +239,10 @@ class ChatPanel:
         self._players_y = y
         if names:
             label_w = fonts.get_font(z.small).size(_("Mute:"))[0] + g
-            area_row = pygame.Rect(inner.x + label_w, y, inner.w - label_w, bh)
             items = [RowItem(f"m{i}", (_("{name} (muted)").format(name=n) if n in self.session.muted else n))
                      for i, n in enumerate(names[:4])]
+            room = inner.w - label_w
+            area_row = pygame.Rect(inner.x + label_w, y, min(room, len(items) * max(room // 3, bh * 3)), bh)
             size, placed = fit_row(items, area_row, z.small, 14, g)
             for i, (n, (rect, label, _isz)) in enumerate(zip(names[:4], placed)):
                 out.append(Button(f"chat:mute:{i}", rect, label, style="flat", value=n,
@@ -367,7 +368,7 @@ class ChatPanel:
         if self.rect.size == (0, 0) or not self.buttons:
             self.layout()
         z = self._sizes
-        draw_panel(surf, self.rect, color=(8, 30, 22, 240), border=(120, 180, 150), radius=10)
+        draw_panel(surf, self.rect, color=(8, 30, 22, 255), border=(120, 180, 150), radius=10)
         t = self._title_rect
         fonts_size = fonts.fit_size(_("Chat"), z.font, t.w, bold=True)
         tt = fonts.render(_("Chat"), max(14, fonts_size), ACCENT, bold=True)
@@ -449,10 +450,12 @@ def bubble_size(line: ChatLine, size: int, max_w: int) -> tuple[int, int, list[s
     return min(max_w, w), font.get_linesize() * len(parts) + 2 * pad, parts
 
 
-def bubble_rects(layout: Any, pos_of: Callable[[int], int], bubbles: dict[int, Bubble], size: int
-                 ) -> dict[int, pygame.Rect]:
+def bubble_rects(layout: Any, pos_of: Callable[[int], int], bubbles: dict[int, Bubble], size: int,
+                 avoid: pygame.Rect | None = None) -> dict[int, pygame.Rect]:
     """Where each seat's bubble goes: beside its name plate (``layout.plates[pos]``) toward the
-    middle of the table, inside the window; ``pos_of(seat)`` is the seat's screen position."""
+    middle of the table, inside the window; ``pos_of(seat)`` is the seat's screen position.
+    A bubble that would fall under ``avoid`` (the open chat panel) goes beside it, at the
+    same height."""
     out: dict[int, pygame.Rect] = {}
     screen = layout.screen
     max_w = max(120, min(round(layout.w * 0.3), 360))
@@ -473,7 +476,11 @@ def bubble_rects(layout: Any, pos_of: Callable[[int], int], bubbles: dict[int, B
             r.midleft = (plate.right + gap, plate.centery)
         else:
             r.midright = (plate.x - gap, plate.centery)
-        out[seat] = r.clamp(screen)
+        r = r.clamp(screen)
+        if avoid is not None and r.colliderect(avoid):
+            r.right = avoid.x - gap
+            r = r.clamp(screen)
+        out[seat] = r
     return out
 
 

@@ -69,12 +69,17 @@ class TableChat:
     def _chat_targets(self) -> dict[Any, pygame.Rect]:
         chat = self.chat
         assert chat is not None
-        out: dict[Any, pygame.Rect] = {("bubble", s): r for s, r in
-                                       bubble_rects(self.layout, self.pos_of, chat.session.bubbles,
-                                                    self.layout.small_font).items()}
+        out: dict[Any, pygame.Rect] = {("bubble", s): r for s, r in self._bubble_rects().items()}
         if chat.is_open:
             out["panel"] = pygame.Rect(chat.rect)
         return out
+
+    def _bubble_rects(self) -> dict[int, pygame.Rect]:
+        """Seat -> where its bubble is drawn (beside the open panel when under it)."""
+        chat = self.chat
+        assert chat is not None
+        return bubble_rects(self.layout, self.pos_of, chat.session.bubbles, self.layout.small_font,
+                            chat.rect if chat.is_open else None)
 
     def _chat_refresh(self, force: bool = False) -> None:
         """Damage what the chat drew and what it draws now (when either changed, or ``force``)."""
@@ -97,7 +102,7 @@ class TableChat:
             return
         now = self.clock()
         size = self.layout.small_font
-        rects = bubble_rects(self.layout, self.pos_of, chat.session.bubbles, size)
+        rects = self._bubble_rects()
         for seat, r in rects.items():
             if r.colliderect(clip):
                 draw_bubble(surf, r, chat.session.bubbles[seat], size, now)
