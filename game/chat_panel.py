@@ -25,7 +25,7 @@ from game.chat import CHAT_MAX, EMOTES, PHRASES, Bubble, ChatLine, ChatSession
 from game.i18n import _
 from game.input import PointerInput
 from game.textfield import TextField
-from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, RowItem, draw_panel, fit_row
+from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, RowItem, button_width, draw_panel, fit_row
 
 KEY_OPEN = pygame.K_t
 """The key that opens the panel (when no text field has the keyboard)."""
@@ -226,7 +226,11 @@ class ChatPanel:
         for i, (key, _name) in enumerate(EMOTES):
             out.append(Button(f"chat:emote:{key}", pygame.Rect(inner.x + i * (ew + g), y, ew, bh), "",
                               style="flat", value=key))
-        cols = 3
+        cols = 3  # three phrases a row when their labels fit at 14 px, else two
+        need = max(sum(button_width(_(msg), 14, pad=14) for _k, msg in PHRASES[i:i + 3]) + 2 * g
+                   for i in range(0, len(PHRASES), 3))
+        if need > inner.w:
+            cols = 2
         rows = [PHRASES[i:i + cols] for i in range(0, len(PHRASES), cols)]
         for row in reversed(rows):
             y -= bh + g
@@ -480,7 +484,12 @@ def bubble_rects(layout: Any, pos_of: Callable[[int], int], bubbles: dict[int, B
         if avoid is not None and r.colliderect(avoid):
             r.right = avoid.x - gap
             r = r.clamp(screen)
-        out[seat] = r
+        for _try in range(len(out) + 1):  # never over an earlier bubble: below it instead
+            hit = next((o for o in out.values() if o.colliderect(r)), None)
+            if hit is None:
+                break
+            r.y = hit.bottom + gap
+        out[seat] = r.clamp(screen)
     return out
 
 
