@@ -226,6 +226,11 @@ class LanScreen(Screen):
                 self.error = _("Disconnected by the host")
                 self._close_table()
                 self.state = "find" if self.mode == "join" else "error"
+                if self.state == "find":  # the address field types again (the chat stopped text input)
+                    try:
+                        pygame.key.start_text_input()
+                    except Exception:  # pragma: no cover
+                        pass
                 self.invalidate()
 
     def _start_chat(self) -> None:

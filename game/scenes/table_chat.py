@@ -22,6 +22,7 @@ class TableChat:
     _chat_rects: dict[Any, pygame.Rect] = {}
     _chat_version = -1
     _chat_fading = False
+    _chat_sprite: tuple | None = None  # (key, image): the panel drawn over flying cards
 
     def attach_chat(self, panel: ChatPanel) -> None:
         """Show ``panel`` (a :class:`ChatPanel`; its ``area_fn`` is set to the space under the
@@ -94,6 +95,21 @@ class TableChat:
             self.invalidate(self.layout.toolbar)
         self._chat_rects = new
         self._chat_version = chat.version
+
+    def _chat_over_sprites(self, sprites: list[tuple]) -> None:
+        """Keep the open panel above flying cards: its pixels of the static layer go on top of
+        ``sprites`` (``(image, pos, area)`` tuples) when one of them crosses it."""
+        chat = self.chat
+        static = getattr(self, "_static", None)
+        if chat is None or not chat.is_open or static is None:
+            return
+        box = chat.rect.clip(static.get_rect())
+        if not box or not any(pygame.Rect(pos, img.get_size()).colliderect(box) for img, pos, _a in sprites):
+            return
+        key = (self._chat_version, tuple(box))
+        if self._chat_sprite is None or self._chat_sprite[0] != key:
+            self._chat_sprite = (key, static.subsurface(box).copy())
+        sprites.append((self._chat_sprite[1], box.topleft, None))
 
     def _draw_chat(self, surf: pygame.Surface, clip: pygame.Rect) -> None:
         """Bubbles, then the open panel, where they meet ``clip`` (the static layer's redraw)."""
