@@ -272,7 +272,10 @@ class ChatSession:
         except Exception as exc:  # never let chat break the game
             err = str(exc)
         if err is not None:
-            why = _("The host refused the message: {reason}").format(reason=str(err))
+            if getattr(self.table, "last_error", None) == "RATE_LIMITED":  # the host's chat budget
+                why = _("Not so fast: wait a moment before the next line")
+            else:
+                why = _("The host refused the message: {reason}").format(reason=str(err))
             self.note(why)
             return why
         return None

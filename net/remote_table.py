@@ -85,6 +85,7 @@ class RemoteTable:
         self._notices: list[str] = []
         self._chats: list[dict[str, Any]] = []
         self.chat_in_notices = True  # a window with a chat panel sets False (take_chats)
+        self.last_error: str | None = None  # the error name of the last request refused
         self._hand_seen = 0
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
@@ -351,6 +352,7 @@ class RemoteTable:
         """(result, None) or (None, reason); the reason is an engine ``Refusal`` when the
         host's error carried a coded refusal, else plain text."""
         client = self._client
+        self.last_error = None
         if self.closed:
             return None, "the table is closed"
         if client is None or client.closed.is_set():
@@ -359,6 +361,7 @@ class RemoteTable:
             return self._run(client.call(method, params or {}, timeout=self.timeout),
                              self.timeout + 1), None
         except RemoteError as exc:
+            self.last_error = exc.name
             return None, codec.refusal_in(exc.refusal, exc.message) or exc.message
         except (ConnectionClosed, OSError) as exc:
             return None, f"connection lost: {exc}"
@@ -455,7 +458,8 @@ class RemoteTable:
         return err
 
     def chat(self, text: str) -> str | None:
-        """Say ``text`` to the table; None or why not."""
+        """Say ``text`` to the table; None or why not (over the host's chat budget
+        ``last_error`` is then ``"RATE_LIMITED"``: PROTOCOL.md section 9)."""
         return self._request("chat", {"text": text})[1]
 
     def take_chats(self) -> list[dict[str, Any]]:

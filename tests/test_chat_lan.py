@@ -59,6 +59,19 @@ def post_key(app, k: int, text: str = "") -> None:
     app.step()
 
 
+def say(app, bea: RemoteTable, text: str, limit_s: float = 10.0) -> None:
+    """Bea says ``text``; a refusal by the host's chat budget (RATE_LIMITED) is retried while
+    the window runs frames (bounded)."""
+    end = time.monotonic() + limit_s
+    while True:
+        err = bea.chat(text)
+        if err is None:
+            return
+        assert "chat" in str(err) and time.monotonic() < end, err
+        app.step()
+        time.sleep(0.02)
+
+
 def heard(bea: RemoteTable, text: str, limit_s: float = 10.0) -> dict:
     """Bea's next chat line saying ``text`` (bounded wait)."""
     end = time.monotonic() + limit_s
@@ -81,7 +94,7 @@ def test_window_and_net_client_chat_with_phrases_emotes_bubbles_and_mute():
         lobby = app.top
         assert lobby.chat_panel is not None
         # in the lobby: Bea says hello, the window lists it (and the Chat button counts it)
-        assert bea.chat("hello from the lobby") is None
+        say(app, bea, "hello from the lobby")
         wait(app, lambda: any(ln.text == "hello from the lobby" for ln in lobby.chat.visible()), "the lobby line")
         assert lobby.chat.unread >= 1
         assert any(b.key == "chat" and "(" in b.label for b in lobby.build())
@@ -95,7 +108,7 @@ def test_window_and_net_client_chat_with_phrases_emotes_bubbles_and_mute():
 
         # Bea: text, a quick phrase in Chinese, an emote
         for text in ("nice cards", "快点吧", ":heart:"):
-            assert bea.chat(text) is None
+            say(app, bea, text)
         wait(app, lambda: sum(1 for ln in chat.session.visible() if ln.name == "Bea") >= 4, "Bea's lines")
         lines = [ln for ln in chat.session.visible() if ln.name == "Bea"]
         assert [ln.kind for ln in lines[-3:]] == ["text", "phrase", "emote"]
@@ -131,7 +144,7 @@ def test_window_and_net_client_chat_with_phrases_emotes_bubbles_and_mute():
         mute = next(b for b in chat.buttons if b.key.startswith("chat:mute:") and b.value == "Bea")
         click_button(app, chat.buttons, mute.key)
         assert "Bea" in chat.session.muted and 1 not in chat.session.bubbles
-        assert bea.chat("can you hear me") is None
+        say(app, bea, "can you hear me")
         wait(app, lambda: any(ln.text == "can you hear me" for ln in chat.session.history), "the muted line")
         assert not any(ln.text == "can you hear me" for ln in chat.session.visible())
         assert 1 not in chat.session.bubbles
@@ -141,4 +154,39 @@ def test_window_and_net_client_chat_with_phrases_emotes_bubbles_and_mute():
     finally:
         bea.close()
         app.close()
+        host.stop()
+
+
+def test_a_refusal_by_the_hosts_chat_budget_is_a_short_note():
+    """Past the host's per-session chat budget (PROTOCOL.md §9) the client's line is refused
+    with RATE_LIMITED: the chat shows a note in the UI language, nothing raises, and the lines
+    the host took were relayed back."""
+    from game.chat import ChatSession, SendBudget
+
+    ns = host_args("--ai", "2=random", "--ai", "3=random")
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+    port = host.start()
+    me = RemoteTable("127.0.0.1", port, "Hana", seat=0)
+    try:
+        session = ChatSession(me, time.monotonic)
+        session.budget = SendBudget(burst=50, every_s=0.01)  # this client's own limit out of the way
+        answers = [session.send(f"line {i}") for i in range(8)]
+        refused = [a for a in answers if a is not None]
+        assert refused and answers[0] is None  # the host's burst is a few lines
+        assert all(a == "Not so fast: wait a moment before the next line" for a in refused)
+        assert me.last_error == "RATE_LIMITED"
+        end = time.monotonic() + 10
+        while sum(1 for ln in session.history if ln.kind == "text") < answers.count(None):
+            assert time.monotonic() < end, list(session.history)
+            session.pull()
+            time.sleep(0.01)
+        assert [ln.kind for ln in session.history].count("note") == len(refused)
+        # the client's own budget stops it before the host's default budget would
+        from game.chat import SEND_BURST, SEND_EVERY_S
+        from net.server import ServerConfig
+
+        cfg = ServerConfig()
+        assert SEND_BURST <= cfg.chat_session_burst and 1 / SEND_EVERY_S < cfg.chat_session_rate
+    finally:
+        me.close()
         host.stop()
