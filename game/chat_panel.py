@@ -16,7 +16,7 @@ draws an emote with pygame shapes (no emoji font is bundled).
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import pygame
 
@@ -455,42 +455,67 @@ def bubble_size(line: ChatLine, size: int, max_w: int) -> tuple[int, int, list[s
 
 
 def bubble_rects(layout: Any, pos_of: Callable[[int], int], bubbles: dict[int, Bubble], size: int,
-                 avoid: pygame.Rect | None = None) -> dict[int, pygame.Rect]:
-    """Where each seat's bubble goes: beside its name plate (``layout.plates[pos]``) toward the
-    middle of the table, inside the window; ``pos_of(seat)`` is the seat's screen position.
-    A bubble that would fall under ``avoid`` (the open chat panel) goes beside it, at the
-    same height."""
+                 avoid: pygame.Rect | None = None, obstacles: Sequence[pygame.Rect] = ()
+                 ) -> dict[int, pygame.Rect]:
+    """Where each seat's bubble goes: beside its name plate (``layout.plates[pos]``), inside
+    the window; ``pos_of(seat)`` is the seat's screen position.
+
+    Tried in order: toward the middle of the table, then above, below, right and left of the
+    plate (and, with ``avoid``, beside that rect: the open chat panel); the first place that
+    covers no name plate, none of ``obstacles`` (e.g. the table's buttons), no earlier bubble
+    and not ``avoid`` wins, else the one covering least of them (the last two weigh most)."""
     out: dict[int, pygame.Rect] = {}
     screen = layout.screen
     max_w = max(120, min(round(layout.w * 0.3), 360))
+    gap = layout.margin
+    blocks = list(layout.plates.values()) + [pygame.Rect(o) for o in obstacles]
     for seat, b in bubbles.items():
         pos = pos_of(seat)
         plate = layout.plates.get(pos)
         if plate is None:
             continue
         w, h, _parts = bubble_size(b.line, size, max_w)
-        r = pygame.Rect(0, 0, w, h)
-        side = layout.sides[pos]
-        gap = layout.margin
-        if side == "bottom":
-            r.bottomleft = (plate.x, plate.y - gap)
-        elif side == "top":
-            r.midtop = (plate.centerx, plate.bottom + gap)
-        elif side == "left":
-            r.midleft = (plate.right + gap, plate.centery)
-        else:
-            r.midright = (plate.x - gap, plate.centery)
-        r = r.clamp(screen)
-        if avoid is not None and r.colliderect(avoid):
-            r.right = avoid.x - gap
+        toward = {"bottom": "above", "top": "below", "left": "right", "right": "left"}[layout.sides[pos]]
+        order = [toward] + [s for s in ("above", "below", "right", "left") if s != toward]
+        if avoid is not None:
+            order.append("panel")  # beside the open panel, at the plate's height
+        best: tuple[int, int, pygame.Rect] | None = None
+        for rank, where in enumerate(order):
+            r = pygame.Rect(0, 0, w, h)
+            if where == "above":
+                r.bottomleft = (plate.x, plate.y - gap)
+            elif where == "below":
+                r.topleft = (plate.x, plate.bottom + gap)
+            elif where == "right":
+                r.midleft = (plate.right + gap, plate.centery)
+            elif where == "left":
+                r.midright = (plate.x - gap, plate.centery)
+            else:
+                r.midright = (avoid.x - gap, plate.centery)
             r = r.clamp(screen)
-        for _try in range(len(out) + 1):  # never over an earlier bubble: below it instead
-            hit = next((o for o in out.values() if o.colliderect(r)), None)
+            hard = list(out.values()) + ([avoid] if avoid is not None else [])
+            cost = sum(_overlap(r, o) for o in blocks) + 1000 * sum(_overlap(r, o) for o in hard)
+            if best is None or (cost, rank) < best[:2]:
+                best = (cost, rank, r)
+            if cost == 0:
+                break
+        assert best is not None
+        r = best[2]
+        hard = list(out.values()) + ([avoid] if avoid is not None else [])
+        for _try in range(2 * len(hard) + 1):  # never over an earlier bubble or the panel
+            hit = next((o for o in hard if o.colliderect(r)), None)
             if hit is None:
                 break
-            r.y = hit.bottom + gap
-        out[seat] = r.clamp(screen)
+            below = r.move(0, hit.bottom + gap - r.y).clamp(screen)
+            above = r.move(0, hit.y - gap - r.bottom).clamp(screen)
+            r = below if not below.colliderect(hit) else above
+        out[seat] = r
     return out
+
+
+def _overlap(a: pygame.Rect, b: pygame.Rect) -> int:
+    c = a.clip(b)
+    return c.w * c.h
 
 
 def draw_bubble(surf: pygame.Surface, rect: pygame.Rect, bubble: Bubble, size: int, now: float) -> None:
