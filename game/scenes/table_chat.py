@@ -80,7 +80,8 @@ class TableChat:
         chat = self.chat
         assert chat is not None
         return bubble_rects(self.layout, self.pos_of, chat.session.bubbles, self.layout.small_font,
-                            chat.rect if chat.is_open else None, [b.rect for b in self.buttons])
+                            chat.rect if chat.is_open else None,
+                            [b.rect for b in self.buttons] + [self.layout.hand_area])
 
     def _chat_refresh(self, force: bool = False) -> None:
         """Damage what the chat drew and what it draws now (when either changed, or ``force``)."""
