@@ -188,9 +188,12 @@ def _clipboard() -> str:
     try:
         import pygame.scrap as scrap
 
-        if not scrap.get_init():
-            scrap.init()
-        data = scrap.get_text() if hasattr(scrap, "get_text") else scrap.get(pygame.SCRAP_TEXT)
+        if hasattr(scrap, "get_text"):  # pygame-ce 2.2+: SDL's clipboard, no init needed
+            data = scrap.get_text()
+        else:  # pragma: no cover - older pygame
+            if not scrap.get_init():
+                scrap.init()
+            data = scrap.get(pygame.SCRAP_TEXT)
     except Exception:
         return ""
     if isinstance(data, bytes):

@@ -212,3 +212,16 @@ def test_bubbles_sit_beside_their_plates_for_any_seat_count(seats, size):
     panel = pygame.Rect(lay.w - 300, 0, 300, lay.h)
     for r in bubble_rects(lay, lambda s: s, bubbles, lay.small_font, panel).values():
         assert not r.colliderect(panel)
+
+
+def test_ctrl_v_pastes_the_clipboard_cut_to_the_limit():
+    import pygame.scrap as scrap
+
+    try:
+        scrap.put_text("粘贴 pasted\nline")
+    except Exception:
+        pytest.skip("no clipboard on this SDL driver")
+    f = TextField(12)
+    f.focus()
+    feed(f, text("> "), keydown(pygame.K_v, pygame.KMOD_LCTRL))
+    assert f.text == "> 粘贴 pasted " and f.caret == 12  # the line break became a space, then the limit
