@@ -238,11 +238,12 @@ def test_chat_panel_at_the_table_is_big_enough(size, lang, drawn):
         scene.chat.toggle()
         app.step()
         assert scene.chat.is_open and len(session.visible()) == 4 and set(session.bubbles) == {0, 1, 2, 3}
-        fonts.clear_cache()
-        del drawn[:]
         scene.invalidate()
         app.step()
         chat = scene.chat
+        fonts.clear_cache()
+        del drawn[:]  # what the chat draws (panel and bubbles), not the cards' own faces
+        scene._draw_chat(pygame.Surface(size), pygame.Rect((0, 0), size))
         keys = {b.key for b in chat.buttons}
         assert {"chat:send", "chat:close", "chat:phrase:hurry", "chat:emote:smile", "chat:mute:2"} <= keys
         _chat_checks(size, drawn, chat.buttons, pygame.Rect((0, 0), size))

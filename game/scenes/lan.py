@@ -321,9 +321,16 @@ class LanScreen(Screen):
 
     # -- drawing ------------------------------------------------------------------------------------------
     def _panel(self) -> pygame.Rect:
+        """The lobby's box: centred, or left of the open chat panel when there is room."""
         m = self.metrics
-        r = pygame.Rect(0, 0, min(m.w - 2 * m.margin, max(560, round(900 * m.unit))), m.h - 2 * m.margin)
-        r.center = (m.w // 2, m.h // 2)
+        room = m.w
+        chat = self.chat_panel
+        if chat is not None and chat.is_open:
+            chat.layout()
+            if chat.rect.x - 2 * m.margin >= 480:  # else the chat covers part of the lobby
+                room = chat.rect.x
+        r = pygame.Rect(0, 0, min(room - 2 * m.margin, max(560, round(900 * m.unit))), m.h - 2 * m.margin)
+        r.center = (room // 2, m.h // 2)
         return r
 
     def _top(self, panel: pygame.Rect) -> int:
