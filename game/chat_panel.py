@@ -159,6 +159,7 @@ class ChatPanel:
         self._field_rect = pygame.Rect(0, 0, 0, 0)
         self._players_y = 0
         self._sizes = ChatSizes(*size_fn())
+        self._wrapped: dict[tuple, list] = {}  # (line, width, px, language) -> rows
 
     @property
     def version(self) -> int:
@@ -425,6 +426,16 @@ class ChatPanel:
         surf.set_clip(old)
 
     def _rows(self, ln: ChatLine, width: int) -> list[tuple[str, tuple, ChatLine, bool]]:
+        """The drawn rows of ``ln`` (wrapped once per line, width, size and language)."""
+        key = (ln, width, self._sizes.small, _("Chat"))
+        rows = self._wrapped.get(key)
+        if rows is None:
+            if len(self._wrapped) > 4 * len(self.session.history) + 16:
+                self._wrapped.clear()
+            rows = self._wrapped[key] = self._wrap_line(ln, width)
+        return rows
+
+    def _wrap_line(self, ln: ChatLine, width: int) -> list[tuple[str, tuple, ChatLine, bool]]:
         z = self._sizes
         if ln.kind == "system":
             color, text = MUTED, "· " + ln.text

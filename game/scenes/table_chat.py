@@ -59,8 +59,8 @@ class TableChat:
         chat.update()
         chat.session.expire(now)
         fading = any(b.alpha(now) < 255 for b in chat.session.bubbles.values())
-        if fading or self._chat_fading:
-            self._chat_refresh(force=True)
+        if fading or self._chat_fading:  # only the bubbles change as they fade
+            self.invalidate(*[r for k, r in self._chat_rects.items() if k != "panel"] or [self.layout.toolbar])
         self._chat_fading = fading
         if chat.session.unread != unread:
             self.invalidate(self.layout.toolbar)
