@@ -225,3 +225,37 @@ def test_ctrl_v_pastes_the_clipboard_cut_to_the_limit():
     f.focus()
     feed(f, text("> "), keydown(pygame.K_v, pygame.KMOD_LCTRL))
     assert f.text == "> 粘贴 pasted " and f.caret == 12  # the line break became a space, then the limit
+
+
+def test_panel_taps_send_phrases_and_emotes_and_keep_presses_away_from_the_table():
+    size = (800, 480)
+    t = FakeTable()
+    panel = ChatPanel(ChatSession(t, lambda: 0.0), lambda: size)
+    key = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t, mod=0, unicode="t", scancode=0)
+    assert panel.handle_event(key) and panel.is_open and panel.field.focused
+    assert panel.handle_event(pygame.event.Event(pygame.TEXTINPUT, text="t")) and panel.field.text == ""
+
+    def tap(pos):
+        x, y = (pos[0] + 0.5) / size[0], (pos[1] + 0.5) / size[1]
+        took = []
+        for etype in (pygame.FINGERDOWN, pygame.FINGERUP):
+            took.append(panel.handle_event(pygame.event.Event(etype, touch_id=1, finger_id=0, x=x, y=y,
+                                                              dx=0.0, dy=0.0, pressure=1.0)))
+        # SDL's mouse echo of the same touch: taken, not acted on twice
+        for etype in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            took.append(panel.handle_event(pygame.event.Event(etype, pos=pos, button=1, touch=True)))
+        return took
+
+    phrase = next(b for b in panel.buttons if b.key == "chat:phrase:sorry")
+    assert tap(phrase.rect.center) == [True] * 4 and t.sent == ["Sorry!"]
+    emote = next(b for b in panel.buttons if b.key == "chat:emote:wow")
+    assert all(tap(emote.rect.center)) and t.sent == ["Sorry!", ":wow:"]
+    assert tap((10, 240)) == [False] * 4  # outside the panel: the table's
+    # every key goes to the open field, Esc closes
+    for k in (pygame.K_h, pygame.K_a, pygame.K_SPACE, pygame.K_1):
+        assert panel.handle_event(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    assert panel.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="",
+                                                 scancode=0))
+    assert not panel.is_open and not panel.field.focused
+    assert not panel.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h",
+                                                     scancode=0))
