@@ -259,3 +259,26 @@ def test_panel_taps_send_phrases_and_emotes_and_keep_presses_away_from_the_table
     assert not panel.is_open and not panel.field.focused
     assert not panel.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0, unicode="h",
                                                      scancode=0))
+
+
+def test_history_scrolls_back_and_forward_within_its_lines():
+    size = (800, 480)
+    t = FakeTable()
+    t.inbox = [{"seat": 1, "name": "Bea", "text": f"line {i}"} for i in range(60)]
+    session = ChatSession(t, lambda: 0.0)
+    panel = ChatPanel(session, lambda: size)
+    panel.open()
+    panel.update()
+    assert len(session.visible()) == 60 and session.unread == 0  # read while open
+    surf = pygame.Surface(size)
+    panel.draw(surf)
+    assert panel.scroll == 0
+    panel.click("chat:up")
+    panel.draw(surf)
+    assert panel.scroll == 3
+    for _ in range(40):
+        panel.click("chat:up")
+        panel.draw(surf)  # clamped to the lines that do not fit
+    assert 0 < panel.scroll < 60
+    panel.scroll_by(-1000)
+    assert panel.scroll == 0
