@@ -1,0 +1,200 @@
+"""The host's journal (net/journal.py) and ``--resume`` in process: a table recorded in a
+real SQLite file in tmp_path, the host stopped mid-hand, a new host restoring the hand from
+seed + actions, players coming back with their old tokens (rotated), damaged files set aside.
+Sockets on 127.0.0.1, every wait bounded."""
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+
+import pytest
+
+from engine.ruleset import hongwu
+from engine.state import Game, Phase, first_legal_action
+from net.ai import AIProvider, FirstLegal
+from net.bot import Bot
+from net.client import Client, RemoteError
+from net.journal import Journal, JournalBusy, token_hash
+from net.server import Server, ServerConfig
+from net.testing import LOOPBACK, close_all, connect, fast_table, seat_four
+
+SEED = 1234
+
+
+def run(coro, timeout: float = 90.0):
+    """Run a test coroutine with an overall time bound."""
+    return asyncio.run(asyncio.wait_for(coro, timeout))
+
+
+async def until(pred, timeout: float = 15.0, what: str = "condition") -> None:
+    """Poll ``pred()`` every 5 ms for up to ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not pred():
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+
+
+async def start(path, resume: bool, tables=None) -> Server:
+    """A host on 127.0.0.1 (port 0) keeping its journal at ``path``."""
+    cfg = ServerConfig(bind=LOOPBACK, port=0, tables=list(tables or [fast_table(seed=SEED)]),
+                       rate=10_000.0, burst=10_000.0)
+    server = Server(cfg, AIProvider(use_plugins=False, user_plugins=False),
+                    journal=Journal.open(path, resume=resume))
+    await asyncio.wait_for(server.start(), 10)
+    return server
+
+
+async def stop(server: Server) -> None:
+    await asyncio.wait_for(server.close(), 10)
+    server.journal.close()
+
+
+def reference_settlement(seed: int = SEED, hand_no: int = 1):
+    """The settlement of an uninterrupted hand: the host's hand seed, every seat first-legal."""
+    hand_seed = random.Random(seed).getrandbits(63)
+    game = Game.new(hongwu(2), hand_seed, hand_no=hand_no)
+    while game.phase is not Phase.SETTLE:
+        game.apply(first_legal_action(game.view(game.to_act)))
+    return game.settlement
+
+
+def test_a_stopped_host_resumes_the_hand_and_old_tokens_rotate(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        room = srv.rooms[0]
+        clients = await seat_four(srv)
+        tokens = [c.welcome["token"] for c in clients]
+        bots = [Bot(c, FirstLegal(i), hands=1, think=0.002) for i, c in enumerate(clients)]
+        tasks = [asyncio.ensure_future(b.run(60)) for b in bots]
+        await until(lambda: room.game is not None and room.game.phase is Phase.PLAY
+                    and room.game.trick_no >= 4 and room.game.current, what="mid-trick")
+        events = list(room.game.events)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop(srv)
+        await close_all(clients)
+        # the journal holds the table: a fresh host rebuilds the very same hand
+        srv = await start(path, resume=True)
+        room = srv.rooms[0]
+        assert srv.journal.restored == 1 and srv.journal.problem is None
+        assert room.hand_no == 1 and room.in_hand
+        assert room.game.events == events  # replayed through the engine, event for event
+        assert all(s.kind == "human" and s.session is None and not s.auto for s in room.seats)
+        back = []
+        for i, tok in enumerate(tokens):
+            c = await connect(srv, f"p{i}", token=tok)
+            w = c.welcome
+            assert w["resumed"] and w["seat"] == i
+            assert w["token"] != tok  # rotated on resume
+            back.append(c)
+        # a replayed old token no longer takes the seat
+        thief = await Client.connect(LOOPBACK, srv.port, timeout=5)
+        with pytest.raises(RemoteError) as exc:
+            await thief.hello("thief", token=tokens[2])
+        assert exc.value.name == "BAD_TOKEN"
+        await thief.close()
+        bots = [Bot(c, FirstLegal(i), hands=1) for i, c in enumerate(back)]
+        await asyncio.gather(*(b.run(60) for b in bots))
+        assert [b.settlements[0] for b in bots] == [bots[0].settlements[0]] * 4
+        from net.codec import settlement_out
+        assert bots[0].settlements[0] == settlement_out(reference_settlement())
+        assert room.seats[0].score == reference_settlement().game_points[0]
+        await close_all(back)
+        await stop(srv)
+    run(main())
+
+
+def test_the_file_keeps_token_hashes_not_tokens(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        clients = await seat_four(srv)
+        tokens = [c.welcome["token"] for c in clients]
+        await close_all(clients)
+        await stop(srv)
+        return tokens
+    tokens = run(main())
+    data = path.read_bytes() + (path.with_name(path.name + "-wal").read_bytes()
+                                if path.with_name(path.name + "-wal").exists() else b"")
+    for tok in tokens:
+        assert tok.encode() not in data
+        assert token_hash(tok).encode() in data
+
+
+def test_resume_between_hands_keeps_scores_and_deals_on(tmp_path):
+    path = tmp_path / "host.sqlite3"
+    ai_table = fast_table(seed=SEED, ai_seats={i: "first-legal" for i in range(4)}, max_hands=1)
+
+    async def main():
+        srv = await start(path, resume=False, tables=[ai_table])
+        room = srv.rooms[0]
+        await until(lambda: room.hand_no == 1 and not room.in_hand, what="hand 1 settled")
+        scores = [s.score for s in room.seats]
+        await stop(srv)
+        srv = await start(path, resume=True, tables=[fast_table()])  # the file's config wins
+        room = srv.rooms[0]
+        assert room.config.max_hands == 1 and room.hand_no == 1
+        assert [s.score for s in room.seats] == scores
+        assert [s.kind for s in room.seats] == ["ai"] * 4
+        assert room.game.phase is Phase.SETTLE
+        assert list(room.game.settlement.game_points) == scores
+        await stop(srv)
+    run(main())
+
+
+def test_a_damaged_journal_is_set_aside_not_emptied(tmp_path):
+    path = tmp_path / "host.sqlite3"
+    path.write_bytes(b"this is not an sqlite file" * 100)
+    j = Journal.open(path, resume=True)
+    try:
+        assert j.problem and "set aside" in j.problem
+        assert j.set_aside is not None and j.set_aside.read_bytes().startswith(b"this is not")
+        assert j.load() == []  # a fresh, usable journal in its place
+    finally:
+        j.close()
+
+
+def test_a_journal_whose_actions_do_not_replay_is_set_aside(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        room = srv.rooms[0]
+        clients = await seat_four(srv)
+        bots = [Bot(c, FirstLegal(i), hands=1, think=0.002) for i, c in enumerate(clients)]
+        tasks = [asyncio.ensure_future(b.run(60)) for b in bots]
+        await until(lambda: room.game is not None and room.game.phase is Phase.PLAY,
+                    what="play")
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop(srv)
+        await close_all(clients)
+        conn = sqlite3.connect(path)
+        conn.execute("UPDATE actions SET seat = (seat + 1) % 4 WHERE n = 0")  # tampered
+        conn.commit()
+        conn.close()
+        srv = await start(path, resume=True)
+        assert srv.journal.problem and "do not restore" in srv.journal.problem
+        assert srv.journal.set_aside.exists()
+        assert srv.journal.restored == 0 and srv.rooms[0].hand_no == 0  # new tables
+        await stop(srv)
+    run(main())
+
+
+def test_a_second_host_on_the_same_journal_is_refused(tmp_path):
+    path = tmp_path / "host.sqlite3"
+    j = Journal.open(path)
+    try:
+        with pytest.raises(JournalBusy):
+            Journal.open(path)
+    finally:
+        j.close()
+    Journal.open(path).close()  # free again once the first is closed
