@@ -191,7 +191,9 @@ class Journal:
     Attributes: ``path``; ``resume`` (restore the tables in the file instead of starting new
     ones); ``problem`` (None, or a sentence saying why the file found there was set aside and
     where it went); ``restored`` (after :meth:`rooms`: how many tables came from the file);
-    ``set_aside`` (the path the damaged file was moved to, or None).
+    ``set_aside`` (the path the damaged file was moved to, or None); ``previous`` (after
+    :meth:`rooms` without ``resume``: where the tables of the earlier run were copied before
+    the file was started afresh, ``FILE.prev``, or None when it held none).
     """
 
     def __init__(self, path: Path, conn: sqlite3.Connection, resume: bool) -> None:
@@ -201,6 +203,7 @@ class Journal:
         self.problem: str | None = None
         self.set_aside: Path | None = None
         self.restored = 0
+        self.previous: Path | None = None
         self.logs: list[TableLog] = []
 
     # ------------------------------------------------------------------ opening
@@ -311,6 +314,7 @@ class Journal:
                 self.logs.append(room.journal)
                 room.journal.save_all(room)
             return rooms
+        self._keep_previous()
         self._clear()
         rooms = []
         for i, tc in enumerate(server.config.tables):
@@ -323,6 +327,25 @@ class Journal:
             room._schedule_start()
             rooms.append(room)
         return rooms
+
+    def _keep_previous(self) -> None:
+        """Copy a file that holds tables to ``FILE.prev`` before it is started afresh (a host
+        started without ``--resume`` over an earlier run's tables: nothing is lost)."""
+        if self.conn.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0:
+            return
+        prev = self.path.with_name(self.path.name + ".prev")
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(prev) + suffix).unlink(missing_ok=True)
+            dst = sqlite3.connect(str(prev))
+            try:
+                self.conn.backup(dst)
+            finally:
+                dst.close()
+            self.previous = prev
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("journal %s: could not keep the earlier tables as %s: %s",
+                        self.path, prev, exc)
 
     def _clear(self) -> None:
         with self.conn:

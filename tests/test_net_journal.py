@@ -73,12 +73,13 @@ def test_a_stopped_host_resumes_the_hand_and_old_tokens_rotate(tmp_path):
         tasks = [asyncio.ensure_future(b.run(60)) for b in bots]
         await until(lambda: room.game is not None and room.game.phase is Phase.PLAY
                     and room.game.trick_no >= 4 and room.game.current, what="mid-trick")
-        events = list(room.game.events)
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await stop(srv)
         await close_all(clients)
+        events = list(room.game.events)  # the hand as the stopped host left it
+        assert room.game.phase is Phase.PLAY
         # the journal holds the table: a fresh host rebuilds the very same hand
         srv = await start(path, resume=True)
         room = srv.rooms[0]
@@ -198,3 +199,22 @@ def test_a_second_host_on_the_same_journal_is_refused(tmp_path):
     finally:
         j.close()
     Journal.open(path).close()  # free again once the first is closed
+
+
+def test_a_host_started_without_resume_keeps_the_earlier_tables_as_prev(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        await close_all(await seat_four(srv))
+        await stop(srv)
+        srv = await start(path, resume=False)
+        assert srv.journal.previous == tmp_path / "host.sqlite3.prev"
+        assert all(s.kind == "empty" for s in srv.rooms[0].seats)  # new tables
+        await stop(srv)
+        old = Journal.open(tmp_path / "host.sqlite3.prev", resume=True)
+        try:
+            assert [s.kind for s in old.load()[0].seats] == ["human"] * 4
+        finally:
+            old.close()
+    run(main())
