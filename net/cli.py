@@ -481,6 +481,15 @@ class BackgroundHost:
             await self.announcer.start()
         return port
 
+    def resumed_seat_token(self, seat: int) -> str | None:
+        """A token for the host's own player at ``seat`` of the first table when that seat
+        was restored from the journal (``--resume``) and waits for its player; else None
+        (the player then sits as usual)."""
+        def issue() -> str | None:
+            room = self.server.rooms[0]
+            return None if room.journal is None else room.journal.local_token(room, seat)
+        return self.call(issue)
+
     def call(self, fn: Any) -> Any:
         """Run ``fn()`` in the loop thread; return its result."""
         async def _call() -> Any:
@@ -626,11 +635,15 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
                       for s in room.seats)
         return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats]
 
-    hand_no, in_hand, _, wire = host.call(look)
     # hands reported so far (none is skipped, however short); a resumed table's earlier ones
     # were reported by the host that ran them
-    started, settled = hand_no, hand_no - (1 if in_hand else 0)
+    journal = getattr(host, "journal", None)
+    started = settled = 0
+    if journal is not None and journal.restored and journal.resumed_at:
+        started, in_hand = journal.resumed_at[0]
+        settled = started - (1 if in_hand else 0)
     last_seats = None
+    _, _, _, wire = host.call(look)
     print(f"waiting for players; seats: {', '.join(s['kind'] for s in wire)}", flush=True)
     last_missing = missing_seats(wire)
     for line in host_waiting_lines(wire, address):

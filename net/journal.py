@@ -193,7 +193,8 @@ class Journal:
     where it went); ``restored`` (after :meth:`rooms`: how many tables came from the file);
     ``set_aside`` (the path the damaged file was moved to, or None); ``previous`` (after
     :meth:`rooms` without ``resume``: where the tables of the earlier run were copied before
-    the file was started afresh, ``FILE.prev``, or None when it held none).
+    the file was started afresh, ``FILE.prev``, or None when it held none); ``resumed_at``
+    (per restored room: its hand number and whether that hand was in play when restored).
     """
 
     def __init__(self, path: Path, conn: sqlite3.Connection, resume: bool) -> None:
@@ -204,6 +205,7 @@ class Journal:
         self.set_aside: Path | None = None
         self.restored = 0
         self.previous: Path | None = None
+        self.resumed_at: list[tuple[int, bool]] = []
         self.logs: list[TableLog] = []
 
     # ------------------------------------------------------------------ opening
@@ -310,6 +312,7 @@ class Journal:
                 records = []
         if records:
             self.restored = len(rooms)
+            self.resumed_at = [(r.hand_no, r.in_hand) for r in rooms]
             for room in rooms:
                 self.logs.append(room.journal)
                 room.journal.save_all(room)

@@ -33,8 +33,7 @@ from typing import Any, ClassVar
 from engine.events import Event
 
 from . import codec
-from .client import Client, ConnectionClosed, RemoteError
-from .protocol import ErrorCode
+from .client import Backoff, Client, ConnectionClosed, RemoteError, should_reconnect
 from .viewsync import ViewTracker
 
 log = logging.getLogger(__name__)
@@ -55,7 +54,8 @@ class RemoteTable:
     seat); ``seat`` (preferred seat); ``observer``; ``table`` (table name on a multi-table
     host); ``host_key`` (host rights); ``timeout`` seconds for connecting and each request;
     ``reconnect`` (retry with the token when the connection drops, for up to
-    ``reconnect_s`` seconds).
+    ``reconnect_s`` seconds, waiting as :class:`~net.client.Backoff` says between tries: the
+    host may be restarting with ``--resume``; the new Welcome's token is kept).
 
     Raises ``OSError``/``TimeoutError`` when the host cannot be reached and
     :class:`~net.client.RemoteError` when the hello is refused (version, token...).
@@ -152,26 +152,29 @@ class RemoteTable:
             self.goodbye = client.goodbye
         if self.closed:
             return
-        code = (client.goodbye or {}).get("code")
-        if not self.reconnect or self.token is None or code in (
-                ErrorCode.REPLACED, ErrorCode.LEAVING, ErrorCode.VERSION_MISMATCH):
+        if not self.reconnect or self.token is None or not should_reconnect(
+                client.goodbye, after_shutdown=True):  # a host may come back (--resume)
             self._notice(f"disconnected from the host: {(client.goodbye or {}).get('message', 'connection lost')}")
             return
         self._notice("connection lost; reconnecting...")
         deadline = time.monotonic() + self.reconnect_s
-        delay = 0.25
+        delays = Backoff(total=self.reconnect_s).delays()
+        attempt = 0
         while not self.closed and time.monotonic() < deadline:
+            delay = min(next(delays), max(0.0, deadline - time.monotonic()))
+            attempt += 1
+            log.info("reconnect attempt %d to %s:%d in %.2f s", attempt, self.host, self.port,
+                     delay)
             await asyncio.sleep(delay)
-            delay = min(delay * 2, 4.0)
             try:
-                await self._connect(self.token)
+                await self._connect(self.token)  # the Welcome's token replaces ours
                 self._notice("reconnected")
                 return
             except RemoteError as exc:
                 self._notice(f"reconnect refused: {exc.message}")
                 return
             except (OSError, asyncio.TimeoutError, ConnectionClosed) as exc:
-                log.info("reconnect failed: %r", exc)
+                log.info("reconnect attempt %d failed: %r", attempt, exc)
         self._notice("could not reconnect to the host")
 
     def _notice(self, text: str) -> None:
