@@ -5,6 +5,7 @@ Sockets on 127.0.0.1, every wait bounded."""
 from __future__ import annotations
 
 import asyncio
+import time
 import random
 import sqlite3
 
@@ -218,3 +219,161 @@ def test_a_host_started_without_resume_keeps_the_earlier_tables_as_prev(tmp_path
         finally:
             old.close()
     run(main())
+
+
+# ---------------------------------------------------------------------------- reconnecting
+def test_backoff_grows_to_its_cap_with_jitter_inside_bounds():
+    from net.client import Backoff
+
+    b = Backoff(first=0.25, factor=2, cap=5, jitter=0.5)
+    delays = b.delays(random.Random(3))
+    got = [next(delays) for _ in range(12)]
+    nominal = [min(5, 0.25 * 2 ** i) for i in range(12)]
+    assert all(n / 2 <= d <= n for d, n in zip(got, nominal)), got
+    assert len(set(round(d, 6) for d in got)) == len(got)  # jittered, not a fixed ladder
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind((LOOPBACK, 0))
+        return s.getsockname()[1]
+
+
+def test_reconnect_waits_for_a_host_that_comes_back_on_the_same_port(tmp_path):
+    from net.client import Backoff, reconnect
+
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        port = _free_port()
+        cfg = ServerConfig(bind=LOOPBACK, port=port, tables=[fast_table(seed=SEED)],
+                           rate=10_000.0, burst=10_000.0)
+        srv = Server(cfg, AIProvider(use_plugins=False, user_plugins=False),
+                     journal=Journal.open(path))
+        await srv.start()
+        c = await connect(srv, "ann", seat=2)
+        old = c.welcome["token"]
+        await stop(srv)
+        await close_all([c])
+        tries = []
+
+        async def later():  # the host is back after a few failed tries
+            await until(lambda: len(tries) >= 3, what="three tries")
+            again = Server(cfg, AIProvider(use_plugins=False, user_plugins=False),
+                           journal=Journal.open(path, resume=True))
+            await again.start()
+            return again
+        back_task = asyncio.ensure_future(later())
+        client = await reconnect(LOOPBACK, port, "ann", token=old,
+                                 backoff=Backoff(first=0.05, cap=0.2, total=20),
+                                 on_attempt=lambda n, d, e: tries.append((n, d, e)))
+        again = await back_task
+        assert client.welcome["resumed"] and client.welcome["seat"] == 2
+        assert client.welcome["token"] != old
+        assert all(isinstance(e, OSError) for _, _, e in tries[1:3])  # refused while down
+        with pytest.raises(RemoteError) as exc:  # the old token is final: no more retries
+            await reconnect(LOOPBACK, port, "ann", token=old, backoff=Backoff(first=0.01))
+        assert exc.value.name == "BAD_TOKEN"
+        await close_all([client])
+        await stop(again)
+    run(main())
+
+
+def test_reconnect_gives_up_after_its_total_time():
+    from net.client import Backoff, reconnect
+
+    async def main():
+        port = _free_port()
+        t = asyncio.get_running_loop().time()
+        with pytest.raises(ConnectionError, match="could not reconnect"):
+            await reconnect(LOOPBACK, port, "ann", token="x",
+                            backoff=Backoff(first=0.05, cap=0.1, total=0.5))
+        assert asyncio.get_running_loop().time() - t < 5
+    run(main(), 20)
+
+
+def test_the_window_client_gets_its_seat_back_across_a_host_restart(tmp_path):
+    from net.remote_table import RemoteTable
+
+    path = tmp_path / "host.sqlite3"
+    port = _free_port()
+    cfg = ServerConfig(bind=LOOPBACK, port=port, tables=[fast_table(seed=SEED)],
+                       rate=10_000.0, burst=10_000.0)
+
+    import threading
+
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    def on_loop(coro, timeout=20):
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(timeout)
+
+    async def make(resume):
+        srv = Server(cfg, AIProvider(use_plugins=False, user_plugins=False),
+                     journal=Journal.open(path, resume=resume))
+        await srv.start()
+        return srv
+
+    table = None
+    try:
+        srv = on_loop(make(False))
+        table = RemoteTable(LOOPBACK, port, "ann", seat=1, reconnect_s=30)
+        old = table.token
+        on_loop(stop(srv))
+        srv = on_loop(make(True))
+        end = time.monotonic() + 20
+        while not (table.connected and table.token != old) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert table.connected and table.seat == 1 and table.token != old
+        assert "reconnected" in table.notices()
+        on_loop(stop(srv))
+    finally:
+        if table is not None:
+            table.closed = True  # no bye to a stopped host
+            table._stop_loop()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+
+
+def test_a_resumed_windowed_host_gets_a_token_for_its_own_seat(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        await close_all(await seat_four(srv))
+        await stop(srv)
+        srv = await start(path, resume=True)
+        room = srv.rooms[0]
+        tok = room.journal.local_token(room, 0)
+        assert tok and room.journal.local_token(room, 0) is None  # once
+        c = await connect(srv, "Host", token=tok)
+        assert c.welcome["seat"] == 0 and c.welcome["resumed"]
+        await close_all([c])
+        await stop(srv)
+    run(main())
+
+
+def test_host_cli_reports_a_damaged_journal_and_sets_it_aside(tmp_path, capsys):
+    import argparse
+
+    from net.cli import add_host_parser, open_journal
+
+    path = tmp_path / "j.sqlite3"
+    path.write_bytes(b"\x00garbage" * 500)
+    parser = argparse.ArgumentParser()
+    add_host_parser(parser.add_subparsers())
+    ns = parser.parse_args(["host", "--headless", "--resume", "--journal", str(path)])
+    journal, code = open_journal(ns)
+    try:
+        assert code == 0 and journal is not None
+        err = capsys.readouterr().err
+        assert "damaged" in err and "set aside as j.sqlite3.damaged-" in err
+        (aside,) = tmp_path.glob("j.sqlite3.damaged-*")
+        assert aside.read_bytes() == b"\x00garbage" * 500
+    finally:
+        journal.close()
+    ns = parser.parse_args(["host", "--headless", "--resume", "--no-journal"])
+    assert open_journal(ns) == (None, 2)
