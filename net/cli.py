@@ -247,18 +247,20 @@ def token_file() -> Path:
 
 def journal_file(ns: argparse.Namespace) -> Path | None:
     """The host's journal file for parsed ``host`` arguments: ``--journal``, else
-    ``lan_host.sqlite3`` in :func:`state_dir`; None with ``--no-journal``."""
+    ``lan_host-PORT.sqlite3`` in :func:`state_dir` (one per port, so hosts on different ports
+    keep separate journals and ``--resume`` with the same ``--port`` finds its own); None
+    with ``--no-journal``."""
     if getattr(ns, "no_journal", False):
         return None
     given = getattr(ns, "journal", None)
-    return Path(given) if given else state_dir() / "lan_host.sqlite3"
+    return Path(given) if given else state_dir() / f"lan_host-{ns.port}.sqlite3"
 
 
 def open_journal(ns: argparse.Namespace) -> tuple[Any, int]:
     """``(journal, 0)`` for parsed ``host`` arguments (journal None with ``--no-journal``),
     or ``(None, exit code)`` after printing why the journal cannot be used. Says when a
     damaged file was set aside."""
-    from .journal import Journal, JournalError
+    from .journal import Journal, JournalBusy, JournalError
 
     path = journal_file(ns)
     if path is None:
@@ -269,6 +271,13 @@ def open_journal(ns: argparse.Namespace) -> tuple[Any, int]:
         return None, 0
     try:
         journal = Journal.open(path, resume=bool(getattr(ns, "resume", False)))
+    except JournalBusy as exc:
+        if getattr(ns, "journal", None) or getattr(ns, "resume", False):
+            print(f"hongwu host: journal: {exc}", file=sys.stderr)
+            return None, 1
+        print(f"hongwu host: journal: {exc}; this host keeps none (a restart cannot "
+              f"resume it)", file=sys.stderr, flush=True)
+        return None, 0
     except JournalError as exc:
         print(f"hongwu host: journal: {exc}", file=sys.stderr)
         return None, 1
@@ -381,7 +390,7 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                         "the table options of this command are then ignored")
     p.add_argument("--journal", default=None, metavar="FILE",
                    help="the SQLite file the host records its tables in as it plays "
-                        "(default: lan_host.sqlite3 in the state dir, $HONGWU_STATE_DIR)")
+                        "(default: lan_host-PORT.sqlite3 in the state dir, $HONGWU_STATE_DIR)")
     p.add_argument("--no-journal", action="store_true",
                    help="record nothing (a restarted host cannot resume)")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)

@@ -544,6 +544,15 @@ class TableLog:
                 return st
         return None
 
+    def knows(self, token: Any) -> bool:
+        """Whether ``token`` is a pre-restart token still waiting to be claimed (without
+        claiming it): for checks made before ``hello`` is handled, e.g. letting a valid
+        reconnect in past a connection cap."""
+        if not isinstance(token, str) or not self.pending:
+            return False
+        h = token_hash(token)
+        return any(secrets.compare_digest(h, e) for e in self.pending.values())
+
     def local_token(self, room: Any, seat: int) -> str | None:
         """A new token for the restored ``seat`` (the windowed host's own player, who holds
         no token from before the restart), or None when the seat is not a restored human

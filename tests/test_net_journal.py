@@ -377,3 +377,48 @@ def test_host_cli_reports_a_damaged_journal_and_sets_it_aside(tmp_path, capsys):
         journal.close()
     ns = parser.parse_args(["host", "--headless", "--resume", "--no-journal"])
     assert open_journal(ns) == (None, 2)
+
+
+def test_hosts_on_different_ports_keep_separate_default_journals(tmp_path, monkeypatch, capsys):
+    import argparse
+
+    from net.cli import add_host_parser, open_journal
+
+    monkeypatch.setenv("HONGWU_STATE_DIR", str(tmp_path))
+    parser = argparse.ArgumentParser()
+    add_host_parser(parser.add_subparsers())
+    a, _ = open_journal(parser.parse_args(["host", "--headless", "--port", "5001"]))
+    b, _ = open_journal(parser.parse_args(["host", "--headless", "--port", "5002"]))
+    try:
+        assert a.path == tmp_path / "lan_host-5001.sqlite3"
+        assert b.path == tmp_path / "lan_host-5002.sqlite3"
+        # a second host on the same port's default file plays on without a journal...
+        assert open_journal(parser.parse_args(["host", "--headless", "--port", "5001"])) \
+            == (None, 0)
+        assert "keeps none" in capsys.readouterr().err
+        # ...but one that asked to resume it does not start
+        assert open_journal(parser.parse_args(
+            ["host", "--headless", "--port", "5001", "--resume"])) == (None, 1)
+        assert "in use by another host" in capsys.readouterr().err
+    finally:
+        a.close()
+        b.close()
+
+
+def test_knows_tells_a_waiting_pre_restart_token_without_claiming_it(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        clients = await seat_four(srv)
+        tok = clients[1].welcome["token"]
+        await close_all(clients)
+        await stop(srv)
+        srv = await start(path, resume=True)
+        log_ = srv.rooms[0].journal
+        assert log_.knows(tok) and log_.knows(tok) and not log_.knows("nope")
+        c = await connect(srv, "p1", token=tok)
+        assert c.welcome["seat"] == 1 and not log_.knows(tok)
+        await close_all([c])
+        await stop(srv)
+    run(main())
