@@ -24,6 +24,7 @@ bench: $(STAMP)
 	SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/client_frames.py  # x11 when DISPLAY is set, else dummy
 	$(BIN)/python benchmarks/net_roundtrip.py
 	$(BIN)/python benchmarks/net_tables.py
+	$(BIN)/python benchmarks/net_resume.py
 
 judge: $(STAMP)
 	$(BIN)/python -m engine.judge

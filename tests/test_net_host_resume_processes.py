@@ -40,7 +40,7 @@ AI_BUDGET = 30.0  # an AI never falls back for lack of time, even on a loaded ma
 
 def join_args(port: int, i: int) -> list[str]:
     return ["join", f"127.0.0.1:{port}", "--name", f"P{i}", "--seat", str(i), "--headless",
-            "--no-user-plugins", "--ai", "basic", "--seed", str(i), "--think", "0.04",
+            "--no-user-plugins", "--ai", "basic", "--seed", str(i), "--think", "0.05",
             "--ai-budget", str(AI_BUDGET), "--reconnect", "60"]
 
 
@@ -56,15 +56,24 @@ def uninterrupted_result() -> str:
     return result_line(1, game.settlement)
 
 
-async def watch_until_mid_trick(port: int, trick: int, timeout: float) -> None:
+async def watch_until_mid_trick(port: int, trick: int, timeout: float, then) -> None:
     """Watch the table as an observer until a player leads trick ``trick`` (so the trick is
-    in progress) and return at once."""
+    in progress), then call ``then()`` at once (from the notification callback)."""
     client = await Client.connect("127.0.0.1", port, timeout=5)
+    hit = asyncio.get_running_loop().create_future()
+
+    def on(method, params):
+        ev = params.get("event") or {}
+        if (method == "event" and ev.get("kind") == "cards_played" and ev.get("lead")
+                and ev.get("trick_no", 0) >= trick and not hit.done()):
+            then()
+            hit.set_result(None)
+        return True
+
     try:
+        client.on_notification = on
         await client.hello("watcher", observer=True)
-        await client.wait_for(
-            lambda m, p: m == "event" and p["event"]["kind"] == "cards_played"
-            and p["event"]["lead"] and p["event"]["trick_no"] >= trick, timeout)
+        await asyncio.wait_for(hit, timeout)
     finally:
         await client.close(1.0)
 
@@ -94,8 +103,8 @@ def test_a_host_killed_mid_trick_resumes_and_the_hand_ends_as_if_uninterrupted(s
         old_tokens.append(saved[f"127.0.0.1:{port}//P{i}"])
     host.wait_for(r"^hand 1 in play", 30)
 
-    asyncio.run(asyncio.wait_for(watch_until_mid_trick(port, 3, 60), 70))
-    host.popen.send_signal(signal.SIGKILL)
+    kill = lambda: host.popen.send_signal(signal.SIGKILL)  # noqa: E731
+    asyncio.run(asyncio.wait_for(watch_until_mid_trick(port, 3, 60, kill), 70))
     assert host.wait_exit(10) == -signal.SIGKILL
 
     # what the killed host left: hand 1 in the play phase, a trick under way
@@ -113,6 +122,9 @@ def test_a_host_killed_mid_trick_resumes_and_the_hand_ends_as_if_uninterrupted(s
                             str(journal), "--resume"], dirs="host")
     again.wait_for(rf"^listening on 127\.0\.0\.1:{port}$", 30)
     again.wait_for(r"^resumed 1 table\(s\) from ", 5)
+    # the hand goes on where it was (not dealt afresh): the trick the killed host was in
+    where = again.wait_for(r"^  table 'Hong Wu': hand 1 in play \(play, trick (\d+)\)", 5)
+    assert int(where.group(1)) == game.trick_no
     for i, p in enumerate(joins):
         p.wait_for(rf"^reconnected to 127\.0\.0\.1:{port}: seat {i} resumed$", 60)
         again.wait_for(rf"^seat {i} resumed by P{i}$", 15)
