@@ -6,7 +6,10 @@ opens the pygame client connected to it over loopback with host rights, in the L
 (:mod:`game.lan_cli`), this package imports nothing from ``game``. It prints ``listening on
 ADDR:PORT`` once bound and the ``hongwu join`` command to reach it; headless it says which
 seats keep the first hand from starting and the exact options that fill them, reports hands and seats (``seat 2 resumed by
-Ann``...) and stops after ``--hands``. ``hongwu join [HOST[:PORT]]`` opens the client connected
+Ann``...) and stops after ``--hands``. The host journals its tables (:mod:`net.journal`,
+``--journal FILE``); ``--resume`` restores them after a crash. ``hongwu join --headless``
+reconnects by itself when the connection is lost (``--reconnect``, backoff as
+:class:`net.client.Backoff`). ``hongwu join [HOST[:PORT]]`` opens the client connected
 to a host (found by LAN discovery when HOST is left out) in the LAN lobby until the first hand,
 or with ``--headless`` plays with an AI in the terminal: it prints who is still missing, gives
 up after ``--wait`` seconds if no hand starts, and prints one result line per hand in the
@@ -549,6 +552,8 @@ def run_host(ns: argparse.Namespace) -> int:
     journal, code = open_journal(ns)
     if code:
         return code
+    if journal is not None and ns.resume and not ns.port and journal.port:
+        config.port = journal.port  # --port 0 the first time: come back where it was
     host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port, journal)
     try:  # Ctrl-C at any point from here on: a short message, the host stopped, status 130
         try:
@@ -566,6 +571,7 @@ def run_host(ns: argparse.Namespace) -> int:
         print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
         print(join_hint(host.addresses), flush=True)
         if journal is not None:
+            host.call(lambda: journal.record_port(port))
             _report_journal(host, journal)
         rules = house_rules_line(config.tables[0].options)
         if rules:

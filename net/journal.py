@@ -266,6 +266,23 @@ class Journal:
         except Exception:  # pragma: no cover
             pass
 
+    # ------------------------------------------------------------------ meta
+    @property
+    def port(self) -> int | None:
+        """The TCP port the host that wrote the file listened on (None: not recorded)."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='port'").fetchone()
+        try:
+            return int(row[0]) if row else None
+        except ValueError:
+            return None
+
+    def record_port(self, port: int) -> None:
+        """Remember the bound port (so ``--resume --port 0`` listens where it did)."""
+        try:
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('port', ?)", (str(port),))
+        except sqlite3.Error as exc:  # pragma: no cover - disk trouble: logged, not fatal
+            log.warning("journal %s: cannot record the port: %s", self.path, exc)
+
     # ------------------------------------------------------------------ reading
     def load(self) -> list[TableRecord]:
         """Every table in the file, by ``idx``. Raises ValueError/TypeError/KeyError or
@@ -351,7 +368,7 @@ class Journal:
                         self.path, prev, exc)
 
     def _clear(self) -> None:
-        with self.conn:
+        with _Tx(self.conn):
             for t in ("tables", "seats", "actions"):
                 self.conn.execute(f"DELETE FROM {t}")
 
@@ -363,6 +380,21 @@ class Journal:
         self.set_aside = aside
         self.problem = f"journal {self.path}: {why}; set aside as {aside.name}"
         log.warning("%s", self.problem)
+
+
+class _Tx:
+    """``with _Tx(conn):`` one explicit transaction (the connection is in autocommit mode,
+    where ``with conn`` alone would commit statement by statement)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN")
+        return self.conn
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        self.conn.execute("COMMIT" if exc_type is None else "ROLLBACK")
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -483,7 +515,7 @@ class TableLog:
             return
 
         def write() -> None:
-            with self.conn:
+            with _Tx(self.conn):
                 self.conn.executemany(
                     "INSERT OR REPLACE INTO seats (idx, seat, kind, name, ai, token_hash, "
                     "score, auto, auto_reason, stand_in, leaving) "
@@ -505,7 +537,7 @@ class TableLog:
         rng = _rng_out(room.rng.getstate())
 
         def write() -> None:
-            with self.conn:
+            with _Tx(self.conn):
                 self.conn.execute("DELETE FROM actions WHERE idx=?", (self.idx,))
                 self.conn.execute(
                     "UPDATE tables SET hand_no=?, seed=?, rng=?, scores_before=? WHERE idx=?",

@@ -422,3 +422,15 @@ def test_knows_tells_a_waiting_pre_restart_token_without_claiming_it(tmp_path):
         await close_all([c])
         await stop(srv)
     run(main())
+
+
+def test_the_journal_remembers_the_port_for_a_resume_with_port_0(tmp_path):
+    path = tmp_path / "host.sqlite3"
+    j = Journal.open(path)
+    j.record_port(47123)
+    j.close()
+    j = Journal.open(path, resume=True)
+    try:
+        assert j.port == 47123
+    finally:
+        j.close()
