@@ -4,8 +4,10 @@ comes back with ``hongwu host --resume`` (PROTOCOL.md section 10, "A host that c
 What is kept, per table (row ``idx`` = the table's place in ``Server.rooms``):
 
 - ``tables``: the table's :class:`~net.server.TableConfig` (JSON), the hand number, the seed
-  of the hand in progress, the table's random generator state right after that seed was drawn
-  (so later hands deal as they would have), and the seat scores before that hand;
+  of the hand in progress, the table's random generator state (recorded whenever it moved:
+  a deal, an AI seated, an auto-play player made; so later hands deal as they would have,
+  unless an auto-play player has to be made again after the restart), and the seat scores
+  before that hand;
 - ``seats``: kind, name, AI, auto-play state, stand-in / leaving flags and the SHA-256 of the
   reconnect token (never the token itself: a presented token is hashed and compared);
 - ``actions``: every action of the hand in progress, in order (method, wire params, seat,
@@ -470,6 +472,8 @@ class TableLog:
         self._hashes: dict[str, str] = {}
         self.n = 0  # actions journaled for the hand in progress
         self.failed = False
+        self._rng_written: Any = None  # the generator state last recorded
+        self._players: dict[int, Any] = {}  # seat -> the AI player last seen acting there
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -514,14 +518,30 @@ class TableLog:
         if rows == self._seats_written:
             return
 
+        rng = self._rng_change(room)
+
         def write() -> None:
             with _Tx(self.conn):
+                if rng is not None:
+                    self._write_rng(*rng)
                 self.conn.executemany(
                     "INSERT OR REPLACE INTO seats (idx, seat, kind, name, ai, token_hash, "
                     "score, auto, auto_reason, stand_in, leaving) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             self._seats_written = rows
         self._write("the seats", write)
+
+    def _rng_change(self, room: Any) -> tuple[Any, str] | None:
+        """``(state, json)`` when the table's generator moved since it was last recorded (an
+        AI seated, an auto-play player made: both draw from it), else None."""
+        state = room.rng.getstate()
+        if state == self._rng_written:
+            return None
+        return state, _rng_out(state)
+
+    def _write_rng(self, state: Any, text: str) -> None:
+        self.conn.execute("UPDATE tables SET rng=? WHERE idx=?", (text, self.idx))
+        self._rng_written = state
 
     def save_all(self, room: Any) -> None:
         """Record the seats now (a new or restored room)."""
@@ -534,14 +554,15 @@ class TableLog:
         the scores before it; the previous hand's actions are dropped (one transaction)."""
         g = room.game
         scores = json.dumps([st.score for st in room.seats])
-        rng = _rng_out(room.rng.getstate())
+        state = room.rng.getstate()
 
         def write() -> None:
             with _Tx(self.conn):
                 self.conn.execute("DELETE FROM actions WHERE idx=?", (self.idx,))
                 self.conn.execute(
-                    "UPDATE tables SET hand_no=?, seed=?, rng=?, scores_before=? WHERE idx=?",
-                    (room.hand_no, g.seed, rng, scores, self.idx))
+                    "UPDATE tables SET hand_no=?, seed=?, scores_before=? WHERE idx=?",
+                    (room.hand_no, g.seed, scores, self.idx))
+                self._write_rng(state, _rng_out(state))
             self.n = 0
         self._write("a new hand", write)
         self.seats(room)
@@ -551,10 +572,23 @@ class TableLog:
         method, params = codec.action_out(action)
         timed_out = int(bool(getattr(action, "timed_out", False)))
         row = (self.idx, self.n, action.seat, method, json.dumps(params), timed_out)
+        # The generator moves during a hand only when an auto-play player is made for a seat
+        # (its first auto-played move): look only then (getstate costs tens of microseconds).
+        player = room.seats[action.seat].player
+        rng = None
+        if player is not None and self._players.get(action.seat) is not player:
+            self._players[action.seat] = player
+            rng = self._rng_change(room)
 
         def write() -> None:
-            self.conn.execute("INSERT INTO actions (idx, n, seat, method, params, timed_out) "
-                              "VALUES (?, ?, ?, ?, ?, ?)", row)
+            insert = ("INSERT INTO actions (idx, n, seat, method, params, timed_out) "
+                      "VALUES (?, ?, ?, ?, ?, ?)")
+            if rng is None:  # the common case: one statement, one commit
+                self.conn.execute(insert, row)
+            else:
+                with _Tx(self.conn):
+                    self._write_rng(*rng)
+                    self.conn.execute(insert, row)
             self.n += 1
         self._write("an action", write)
 

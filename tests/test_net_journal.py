@@ -434,3 +434,24 @@ def test_the_journal_remembers_the_port_for_a_resume_with_port_0(tmp_path):
         assert j.port == 47123
     finally:
         j.close()
+
+
+def test_the_table_generator_is_restored_as_it_moved_so_later_hands_deal_alike(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        room = srv.rooms[0]
+        clients = await seat_four(srv)
+        await clients[3].bye()
+        await until(lambda: room.seats[3].kind == "empty", what="seat 3 free")
+        room._seat_ai(3, "first-legal")  # as a fill does: draws the AI's seed
+        room.broadcast_table()
+        state = room.rng.getstate()
+        await close_all(clients[:3])
+        await stop(srv)
+        srv = await start(path, resume=True)
+        assert srv.rooms[0].rng.getstate() == state
+        assert srv.rooms[0].seats[3].kind == "ai"
+        await stop(srv)
+    run(main())
