@@ -321,12 +321,17 @@ class Journal:
         from .server import Room
 
         records: list[TableRecord] = []
+        rooms: list[Any] = []
         if self.resume:
             try:
                 records = self.load()
-                rooms = [restore_room(server, rec, TableLog(self, rec.idx)) for rec in records]
+                for rec in records:
+                    rooms.append(restore_room(server, rec, TableLog(self, rec.idx)))
             except Exception as exc:
                 log.exception("journal %s does not restore", self.path)
+                for room in rooms:  # stop the tables restored so far: none of them plays
+                    room.journal = None
+                    room.close()
                 self._replace_damaged(f"its tables do not restore ({exc})")
                 records = []
         if records:
@@ -418,6 +423,9 @@ def _connect(path: Path) -> sqlite3.Connection:
         if "locked" in str(exc) or "busy" in str(exc):
             raise JournalBusy(f"{path} is in use by another host (give another --journal)") \
                 from None
+        raise
+    except BaseException:
+        conn.close()
         raise
     return conn
 
