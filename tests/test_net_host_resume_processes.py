@@ -56,9 +56,10 @@ def uninterrupted_result() -> str:
     return result_line(1, game.settlement)
 
 
-async def watch_until_mid_trick(port: int, trick: int, timeout: float, then) -> None:
+async def watch_until_mid_trick(port: int, trick: int, timeout: float, then) -> int:
     """Watch the table as an observer until a player leads trick ``trick`` (so the trick is
-    in progress), then call ``then()`` at once (from the notification callback)."""
+    in progress), then call ``then()`` at once (from the notification callback). Returns
+    the number of events announced by then."""
     client = await Client.connect("127.0.0.1", port, timeout=5)
     hit = asyncio.get_running_loop().create_future()
 
@@ -67,13 +68,13 @@ async def watch_until_mid_trick(port: int, trick: int, timeout: float, then) -> 
         if (method == "event" and ev.get("kind") == "cards_played" and ev.get("lead")
                 and ev.get("trick_no", 0) >= trick and not hit.done()):
             then()
-            hit.set_result(None)
+            hit.set_result(params["n"] + 1)
         return True
 
     try:
         client.on_notification = on
         await client.hello("watcher", observer=True)
-        await asyncio.wait_for(hit, timeout)
+        return await asyncio.wait_for(hit, timeout)
     finally:
         await client.close(1.0)
 
@@ -104,7 +105,7 @@ def test_a_host_killed_mid_trick_resumes_and_the_hand_ends_as_if_uninterrupted(s
     host.wait_for(r"^hand 1 in play", 30)
 
     kill = lambda: host.popen.send_signal(signal.SIGKILL)  # noqa: E731
-    asyncio.run(asyncio.wait_for(watch_until_mid_trick(port, 3, 60, kill), 70))
+    announced = asyncio.run(asyncio.wait_for(watch_until_mid_trick(port, 3, 60, kill), 70))
     assert host.wait_exit(10) == -signal.SIGKILL
 
     # what the killed host left: hand 1 in the play phase, a trick under way
@@ -117,6 +118,8 @@ def test_a_host_killed_mid_trick_resumes_and_the_hand_ends_as_if_uninterrupted(s
         j.close()
     assert rec.hand_no == 1 and game.phase is Phase.PLAY and game.trick_no >= 3
     assert game.current, "the host was killed between tricks, not mid-trick"
+    # everything announced before the kill was in the journal first
+    assert len(game.events) >= announced
 
     again = spawn("host2", ["host", *HOST_ARGS, "--port", str(port), "--journal",
                             str(journal), "--resume"], dirs="host")
