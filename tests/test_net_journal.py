@@ -455,3 +455,32 @@ def test_the_table_generator_is_restored_as_it_moved_so_later_hands_deal_alike(t
         assert srv.rooms[0].seats[3].kind == "ai"
         await stop(srv)
     run(main())
+
+
+def test_the_hosts_time_out_trump_is_replayed_as_a_time_out(tmp_path):
+    import secrets
+
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        room = srv.rooms[0]
+        for st in room.seats:  # four seated players, ready (their connections do not matter)
+            st.kind, st.name, st.ready = "human", f"p{st.index}", True
+            st.token = secrets.token_urlsafe(18)
+        room.broadcast_table()
+        room._maybe_start()
+        g = room.game
+        while g.phase is not Phase.TRUMP:
+            room.apply(first_legal_action(g.view(g.to_act)))
+        room._on_timeout(room.turn_id)  # the dealer let the trump clock run out: ♠
+        assert g.phase is Phase.BURY
+        events = list(g.events)
+        await stop(srv)
+        srv = await start(path, resume=True)
+        replayed = srv.rooms[0].game.events
+        assert replayed == events
+        (chosen,) = [e for e in replayed if e.kind == "trump_chosen"]
+        assert chosen.timed_out and chosen.suit == "S"
+        await stop(srv)
+    run(main())
