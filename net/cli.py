@@ -967,9 +967,13 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     from .client import RemoteError
     from .remote_table import RemoteTable
 
+    def keep(tok: str) -> None:  # every Welcome's token: a restarted host gives a new one
+        save_token(key, tok)
+
     def connect(tok: str | None) -> RemoteTable:
         return RemoteTable(host, port, name, token=tok, seat=ns.seat, observer=ns.observe,
-                           table=ns.table, host_key=ns.host_key)
+                           table=ns.table, host_key=ns.host_key,
+                           on_token=None if ns.observe else keep)
 
     try:
         try:
@@ -984,8 +988,6 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     except RemoteError as exc:
         print(f"hongwu join: refused: {exc}", file=sys.stderr)
         return 1
-    if table.seat is not None:
-        save_token(key, table.token)
     for fill_seat, ai in ns.fill:
         err = table.fill(fill_seat, ai)
         if err:

@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from engine.events import Event
 
@@ -55,7 +55,9 @@ class RemoteTable:
     host); ``host_key`` (host rights); ``timeout`` seconds for connecting and each request;
     ``reconnect`` (retry with the token when the connection drops, for up to
     ``reconnect_s`` seconds, waiting as :class:`~net.client.Backoff` says between tries: the
-    host may be restarting with ``--resume``; the new Welcome's token is kept).
+    host may be restarting with ``--resume``; the new Welcome's token is kept);
+    ``on_token(token)`` is called (in the network thread) whenever a Welcome gives the seat a
+    token, e.g. to save it for the next run (a restarted host gives a new one).
 
     Raises ``OSError``/``TimeoutError`` when the host cannot be reached and
     :class:`~net.client.RemoteError` when the hello is refused (version, token...).
@@ -64,8 +66,10 @@ class RemoteTable:
     def __init__(self, host: str, port: int, name: str, *, token: str | None = None,
                  seat: int | None = None, observer: bool = False, table: str | None = None,
                  host_key: str | None = None, timeout: float = 5.0, reconnect: bool = True,
-                 reconnect_s: float = 60.0) -> None:
+                 reconnect_s: float = 60.0,
+                 on_token: Callable[[str], Any] | None = None) -> None:
         self.host, self.port, self.name = host, port, name
+        self.on_token = on_token
         self.timeout = timeout
         self.reconnect = reconnect
         self.reconnect_s = reconnect_s
@@ -139,9 +143,15 @@ class RemoteTable:
                 self._turn_at = time.monotonic()
             self.connected = True
             self._syncing = False
+            token = self.token
             if snap["view"] is not None:
                 self._set_view(snap["table"]["hand_no"], snap["events"], snap["view"],
                                resync=self._view is not None)
+        if token and self.on_token is not None:
+            try:
+                self.on_token(token)
+            except Exception:  # pragma: no cover - a caller's problem, not the connection's
+                log.exception("on_token callback failed")
         self._loop.create_task(self._watch(client))
         log.info("joined %s:%d as %s (seat %s)", self.host, self.port, self.name, self.seat)
 

@@ -320,8 +320,11 @@ def test_the_window_client_gets_its_seat_back_across_a_host_restart(tmp_path):
     table = None
     try:
         srv = on_loop(make(False))
-        table = RemoteTable(LOOPBACK, port, "ann", seat=1, reconnect_s=30)
+        saved = []
+        table = RemoteTable(LOOPBACK, port, "ann", seat=1, reconnect_s=30,
+                            on_token=saved.append)
         old = table.token
+        assert saved == [old]
         on_loop(stop(srv))
         srv = on_loop(make(True))
         end = time.monotonic() + 20
@@ -329,6 +332,7 @@ def test_the_window_client_gets_its_seat_back_across_a_host_restart(tmp_path):
             time.sleep(0.02)
         assert table.connected and table.seat == 1 and table.token != old
         assert "reconnected" in table.notices()
+        assert saved == [old, table.token]  # the rotated token was handed over to be kept
         on_loop(stop(srv))
     finally:
         if table is not None:
