@@ -25,7 +25,10 @@ from net.ai import AIProvider
 from net.client import Client, RemoteError
 from net.journal import Journal
 
-from test_net_e2e_processes import LISTENING, hand_lines, spawn  # noqa: F401 (fixture)
+import test_net_e2e_processes as e2e
+from test_net_e2e_processes import LISTENING, hand_lines
+
+spawn = e2e.spawn  # the fixture: processes with their own state dirs, killed at the end
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
