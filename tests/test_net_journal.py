@@ -488,3 +488,46 @@ def test_the_hosts_time_out_trump_is_replayed_as_a_time_out(tmp_path):
         assert chosen.timed_out and chosen.suit == "S"
         await stop(srv)
     run(main())
+
+
+def test_resume_before_the_first_hand_gives_the_seats_back_and_deals_when_ready(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        clients = await seat_four(srv)
+        tokens = [c.welcome["token"] for c in clients]
+        await clients[0].call("ready", ready=True)
+        await close_all(clients)
+        await stop(srv)
+        srv = await start(path, resume=True)
+        room = srv.rooms[0]
+        assert room.hand_no == 0 and not room.in_hand
+        assert [s.name for s in room.seats] == ["p0", "p1", "p2", "p3"]
+        assert not any(s.ready or s.session for s in room.seats)  # back in person, then ready
+        back = [await connect(srv, f"p{i}", token=t) for i, t in enumerate(tokens)]
+        assert [c.welcome["seat"] for c in back] == [0, 1, 2, 3]
+        for c in back:
+            await c.call("ready", ready=True)
+        await until(lambda: room.in_hand, what="the first hand")
+        await close_all(back)
+        await stop(srv)
+    run(main())
+
+
+def test_a_journal_that_fails_to_write_is_reported_and_the_table_plays_on(tmp_path, caplog):
+    path = tmp_path / "host.sqlite3"
+
+    async def main():
+        srv = await start(path, resume=False)
+        room = srv.rooms[0]
+        clients = await seat_four(srv)
+        srv.journal.conn.close()  # as if the disk went away under the host
+        bots = [Bot(c, FirstLegal(i), hands=1) for i, c in enumerate(clients)]
+        await asyncio.gather(*(b.run(60) for b in bots))
+        assert room.hand_no == 1 and not room.in_hand and room.journal.failed
+        await close_all(clients)
+        await asyncio.wait_for(srv.close(), 10)
+    with caplog.at_level("ERROR", logger="net.journal"):
+        run(main())
+    assert "a restart will not restore it" in caplog.text
