@@ -4,6 +4,7 @@ Usage::
 
     hongwu arena --ai basic --ai random [--hands 200] [--decks 2] [--seed 7] [--jobs 4]
                  [--json result.json] [--budget 2.0] [--think-ms 500] [--plugin-dir DIR]
+                 [--scheduler tcp://HOST:8786]
 
 **Duplicate deals.** Card luck is large in a one-against-three game, so every deal (the
 shuffle and the first bidder, both from the deal's seed) is played several times with the AIs
@@ -33,6 +34,8 @@ derived from the deal seed, the line-up and the seat; results do not depend on `
 
 Deals are split into chunks run by worker processes (``multiprocessing``, spawn start method,
 ``--jobs`` default: all cores); each worker discovers the plugins anew with the same options.
+With ``--scheduler tcp://HOST:PORT`` the chunks run on a Dask cluster instead
+(:mod:`ai_plugins.cluster`), with the same numbers.
 Progress goes to standard error: a bar redrawn in place on a terminal, else a line each time
 another tenth of the deals is done (``--quiet``: nothing).
 """
@@ -50,7 +53,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from .base import AIError
 from .manager import AIManager, add_discovery_options, report_problems
@@ -297,11 +300,56 @@ class Progress:
         self.stream.flush()
 
 
+#: One piece of work for an executor: a configuration and the deals (0-based) to play with it.
+Work = tuple[ArenaConfig, Sequence[int]]
+#: ``executor(work)`` plays every deal of every work item and yields, as chunks finish (in any
+#: order), ``(item_index, [(deal, [SeatResult, ...]), ...])``; closing the generator early
+#: cancels what is left. :func:`local_executor` is the default, ``ai_plugins.cluster`` the Dask one.
+Executor = Callable[[Sequence[Work]], Iterator[tuple[int, list[tuple[int, list[SeatResult]]]]]]
+
+
+def plan_chunks(deals: Sequence[int], workers: int) -> list[list[int]]:
+    """Split ``deals`` into consecutive chunks, about four per worker (``workers`` >= 1)."""
+    size = max(1, math.ceil(len(deals) / (max(1, workers) * 4)))
+    return [list(deals[i:i + size]) for i in range(0, len(deals), size)]
+
+
+def local_executor(jobs: int | None = None) -> Executor:
+    """The default :data:`Executor`: ``jobs`` worker processes on this machine (None: all
+    cores; spawn start method, each worker discovers the plugins anew), or with ``jobs=1``
+    every deal in this process, one at a time. Errors raised by a deal propagate."""
+    jobs = max(1, jobs or os.cpu_count() or 1)
+
+    def run(work: Sequence[Work]) -> Iterator[tuple[int, list[tuple[int, list[SeatResult]]]]]:
+        if jobs == 1 or sum(len(deals) for _c, deals in work) <= 1:
+            for i, (config, deals) in enumerate(work):
+                manager = config.manager()
+                for d in deals:
+                    yield i, [(d, play_deal(config, d, manager))]
+            return
+        tasks = [(i, config, chunk) for i, (config, deals) in enumerate(work)
+                 for chunk in plan_chunks(deals, jobs)]
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx) as pool:
+            futures = {pool.submit(_run_chunk, config, chunk): i for i, config, chunk in tasks}
+            try:
+                for fut in as_completed(futures):
+                    yield futures[fut], fut.result()
+            finally:
+                for fut in futures:
+                    fut.cancel()
+
+    return run
+
+
 def run_arena(config: ArenaConfig, jobs: int | None = None,
-              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[int], None] | None = None,
+              executor: Executor | None = None) -> dict[str, Any]:
     """Play ``config.deals`` duplicate deals with ``jobs`` worker processes (None: all cores;
     1: in this process) and return :func:`summarize`'s dictionary.
 
+    ``executor`` (default ``local_executor(jobs)``) runs the deals elsewhere, e.g. on a Dask
+    cluster (:func:`ai_plugins.cluster.dask_executor`); the result does not depend on it.
     ``progress(n)`` is called as each chunk of ``n`` deals finishes. Raises
     :class:`~ai_plugins.base.AIError` if an AI name is unknown or clashes (checked first), and
     ValueError for an empty or too large AI list or a bad deck count.
@@ -313,26 +361,13 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
     report_problems(manager.problems, log)  # once, here; the workers' managers stay quiet
     for name in config.ais:
         manager.resolve(name)
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    executor = executor or local_executor(jobs)
     results: dict[int, list[SeatResult]] = {}
-    deals = list(range(config.deals))
-    if jobs == 1 or config.deals <= 1:
-        for d in deals:
-            results[d] = play_deal(config, d, manager)
-            if progress:
-                progress(1)
-    else:
-        size = max(1, math.ceil(len(deals) / (jobs * 4)))
-        chunks = [deals[i:i + size] for i in range(0, len(deals), size)]
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=ctx) as pool:
-            futures = [pool.submit(_run_chunk, config, chunk) for chunk in chunks]
-            for fut in as_completed(futures):
-                got = fut.result()
-                for d, rows in got:
-                    results[d] = rows
-                if progress:
-                    progress(len(got))
+    for _item, got in executor([(config, range(config.deals))]):
+        for d, rows in got:
+            results[d] = rows
+        if progress:
+            progress(len(got))
     return summarize(config, results)
 
 
@@ -358,9 +393,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"time budget per AI decision (default {DEFAULT_BUDGET_S:g})")
     p.add_argument("--think-ms", type=int, default=None, metavar="MS",
                    help="thinking time per decision for AIs that search (expert; default 500)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="a fixed number of samples per decision for AIs that sample (expert) "
+                        "instead of a time: the same numbers on any machine or cluster")
     p.add_argument("--quiet", action="store_true",
                    help="no progress (else a bar on a terminal, a line per 10%% elsewhere)")
     add_discovery_options(p)
+    from .cluster import add_scheduler_option
+
+    add_scheduler_option(p)
     p.set_defaults(func=run_cli)
     return p
 
@@ -372,14 +413,18 @@ def run_cli(ns: argparse.Namespace) -> int:
         return 2
     seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(2**31)
     options = {"think_ms": ns.think_ms} if ns.think_ms is not None else {}
+    if ns.samples is not None:
+        options["samples"] = ns.samples
     config = ArenaConfig(
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
     )
+    from .cluster import ClusterError, executor_from_args
+
     bar = Progress(ns.hands, enabled=not ns.quiet)
     try:
-        summary = run_arena(config, ns.jobs, bar.advance)
-    except (AIError, ValueError) as exc:
+        summary = run_arena(config, ns.jobs, bar.advance, executor_from_args(ns))
+    except (AIError, ValueError, ClusterError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for line in format_summary(summary):
@@ -392,4 +437,5 @@ def run_cli(ns: argparse.Namespace) -> int:
 
 
 __all__ = ["ArenaConfig", "SeatResult", "lineups", "play_deal", "run_arena", "summarize",
+           "Work", "Executor", "plan_chunks", "local_executor",
            "format_summary", "add_parser", "run_cli"]

@@ -81,7 +81,7 @@ def main() -> int:
     ns = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="hongwu-rt-") as tmp:
         journal = str(Path(tmp) / "host.sqlite3") if ns.journal else None
-        proc, port, stop = start_host(1, journal)
+        proc, port, stop = start_host(1, journal=journal)
         try:
             asyncio.run(main_async(port, ns.hands, ns.repeats))
         finally:

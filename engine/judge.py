@@ -4,7 +4,9 @@
 input and writes one JSON answer per line on standard output, in order, flushed after each.
 A bad line is answered ``{"ok": false, "error": "..."}`` and reading goes on; end of input
 exits 0. The operations and their fields are the project's stable, versioned contract
-(``card compare classify lead follow winner settle bids title``); see RULES.md.
+(``card compare classify lead follow winner settle bids title``); see RULES.md. Requests with
+``"ruleset": "zhaopengyou"`` go to :mod:`engine.judge_zhaopengyou` (找朋友: ``card compare
+classify lead follow winner declare friend settle``).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from engine.patterns import classify, suit_of_play
 from engine.ruleset import RuleSet, hongwu
 from engine.scoring import settle, title_for
 from engine.tricks import check_lead, follow_error, trick_winner
+from engine.judge_zhaopengyou import OPS as ZPY_OPS, BadRequest as ZpyBadRequest
 
 JUDGE_VERSION = 1
 """Version of the judge contract; new fields may be added without a bump."""
@@ -224,6 +227,16 @@ OPS: dict[str, Callable[[dict], dict]] = {
 }
 
 
+def _ops_for(ruleset: Any) -> dict[str, Callable[[dict], dict]]:
+    """The operations of the request's ``ruleset``: absent or ``"hongwu"`` (红五), or
+    ``"zhaopengyou"`` (找朋友, :mod:`engine.judge_zhaopengyou`); anything else is a bad request."""
+    if ruleset == "hongwu":
+        return OPS
+    if ruleset == "zhaopengyou":
+        return ZPY_OPS
+    raise BadRequest('field \'ruleset\' must be "hongwu" or "zhaopengyou"')
+
+
 def answer(request: Any) -> dict:
     """Answer one decoded request object; never raises (errors become ``ok: false``)."""
     out: dict[str, Any] = {}
@@ -232,11 +245,12 @@ def answer(request: Any) -> dict:
     try:
         if not isinstance(request, dict):
             raise BadRequest("a request must be a JSON object")
+        ops = _ops_for(request.get("ruleset", "hongwu"))
         op = request.get("op")
-        if op not in OPS:
-            raise BadRequest(f"unknown op {op!r}; known: {', '.join(OPS)}")
-        out.update(ok=True, **OPS[op](request))
-    except BadRequest as exc:
+        if op not in ops:
+            raise BadRequest(f"unknown op {op!r}; known: {', '.join(ops)}")
+        out.update(ok=True, **ops[op](request))
+    except (BadRequest, ZpyBadRequest) as exc:
         out.update(ok=False, error=str(exc))
     except (ValueError, TypeError, KeyError) as exc:  # defensive: a bad request, never a crash
         out.update(ok=False, error=f"bad request: {exc}")

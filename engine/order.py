@@ -49,12 +49,19 @@ class TrumpContext:
     1
     """
 
-    __slots__ = ("trump", "trump_index", "SUITX", "VAL", "SEQ", "STRONG_FIRST", "_sort_key")
+    __slots__ = (
+        "trump", "trump_index", "level", "top_tractors", "key", "tied_seq",
+        "SUITX", "VAL", "SEQ", "STRONG_FIRST", "_sort_key",
+    )
 
     def __init__(self, trump: str) -> None:
         if trump not in SUITS:
             raise ValueError(f"the trump suit must be one of S H C D, got {trump!r}")
         self.trump = trump
+        self.level = None
+        self.top_tractors = False
+        self.key = trump  # 红五: the trump letter (the caches in patterns/tricks key on this)
+        self.tied_seq = False
         t = SUITS.index(trump)
         self.trump_index = t
         side = SUITS.index(SAME_COLOUR[trump])
@@ -84,6 +91,10 @@ class TrumpContext:
             )
             for pos, c in enumerate(members):
                 seq[c] = pos
+        self._finish(suitx, val, seq)
+
+    def _finish(self, suitx: list[int], val: list[int], seq: list[int]) -> None:
+        """Freeze the three tables and derive the sort keys from them."""
         self.SUITX, self.VAL, self.SEQ = tuple(suitx), tuple(val), tuple(seq)
         self.STRONG_FIRST = tuple(-val[c] * 64 + c for c in ALL_CARDS)  # == order of (-VAL, id)
         # display order: non-trump suits (♠ ♥ ♣ ♦, the trump suit skipped), then trumps, each ascending
@@ -136,10 +147,101 @@ class TrumpContext:
         )
 
     def __repr__(self) -> str:
+        if self.level is not None:
+            return f"level_context({self.level!r}, {self.trump!r}, top_tractors={self.top_tractors!r})"
         return f"TrumpContext({self.trump!r})"
 
 
 @lru_cache(maxsize=None)
 def context(trump: str) -> TrumpContext:
-    """The cached :class:`TrumpContext` for trump suit ``trump`` (``"S" "H" "C" "D"``)."""
+    """The cached 红五 :class:`TrumpContext` for trump suit ``trump`` (``"S" "H" "C" "D"``)."""
     return TrumpContext(trump)
+
+
+# --- 找朋友: level cards 级牌 and no-trump 无主 (zhaopengyou-spec §6, §7; RULES.md 找朋友 §6-§7) ---
+NO_TRUMP = "none"
+"""The trump text of a no-trump (无主) hand: only jokers and level cards are trump."""
+
+VAL_SIDE_LEVEL = 20   # 副级牌 (level cards of the other suits; all four in no-trump)
+VAL_TRUMP_LEVEL = 21  # 主级牌 (the level card of the trump suit)
+
+
+def _level_tables(level: int, trump: str | None, top_tractors: bool) -> tuple[list, list, list]:
+    t = SUITS.index(trump) if trump is not None else -1
+    suitx, val, seq = [0] * 54, [0] * 54, [-1] * 54
+    for c in ALL_CARDS:
+        if c == BIG_JOKER_ID:
+            suitx[c], val[c] = TRUMP_INDEX, VAL_BIG_JOKER
+        elif c == SMALL_JOKER_ID:
+            suitx[c], val[c] = TRUMP_INDEX, VAL_SMALL_JOKER
+        else:
+            s, r = c // 13, c % 13 + 2
+            if r == level:
+                suitx[c], val[c] = TRUMP_INDEX, VAL_TRUMP_LEVEL if s == t else VAL_SIDE_LEVEL
+            else:
+                suitx[c], val[c] = (TRUMP_INDEX if s == t else s), r
+    # natural sequences: the ranks A..2 of each suit without the level rank (line 5 for trump)
+    for sx in range(5):
+        members = sorted((c for c in ALL_CARDS if suitx[c] == sx and val[c] <= 14), key=val.__getitem__)
+        for pos, c in enumerate(members):
+            seq[c] = pos
+    if top_tractors:  # top of line 5 (if any), 副级牌 (one rung, equal), 主级牌, small, big
+        base = sum(1 for c in ALL_CARDS if suitx[c] == TRUMP_INDEX and val[c] <= 14)
+        rungs = (VAL_SIDE_LEVEL, VAL_TRUMP_LEVEL, VAL_SMALL_JOKER, VAL_BIG_JOKER)
+        present = [v for v in rungs if any(suitx[c] == TRUMP_INDEX and val[c] == v for c in ALL_CARDS)]
+        for c in ALL_CARDS:
+            if suitx[c] == TRUMP_INDEX and val[c] > 14:
+                seq[c] = base + present.index(val[c])
+    return suitx, val, seq
+
+
+def _level_context_new(level: int, trump: str | None, top_tractors: bool) -> TrumpContext:
+    ctx = TrumpContext.__new__(TrumpContext)
+    ctx.trump = trump
+    ctx.trump_index = SUITS.index(trump) if trump is not None else TRUMP_INDEX
+    ctx.level = level
+    ctx.top_tractors = top_tractors
+    ctx.key = f"L{level}:{trump or NO_TRUMP}:{int(top_tractors)}"  # a str: its hash is cached
+    suitx, val, seq = _level_tables(level, trump, top_tractors)
+    # equal cards sharing one sequence position (副级牌 in top tractors, level cards in no-trump)
+    positions = [(suitx[c], seq[c]) for c in ALL_CARDS if seq[c] >= 0]
+    ctx.tied_seq = len(positions) != len(set(positions))
+    ctx._finish(suitx, val, seq)
+    return ctx
+
+
+@lru_cache(maxsize=None)
+def _level_context(level: int, trump: str | None, top_tractors: bool) -> TrumpContext:
+    return _level_context_new(level, trump, top_tractors)
+
+
+def level_context(level: int, trump: str | None, top_tractors: bool = False) -> TrumpContext:
+    """The cached 找朋友 :class:`TrumpContext` for level rank ``level`` (2..14, A = 14) and
+    trump suit ``trump`` (``"S" "H" "C" "D"``, or None / ``"none"`` for no-trump 无主).
+
+    Order (zhaopengyou-spec §6): big joker, small joker, 主级牌 (L of trump), 副级牌 (L of the
+    other suits, equal), then the trump suit A..2 without L; side suits A..2 without L. In
+    no-trump the four level cards are equal and every suit is a side suit. Tractor sequences
+    (§7): each suit's ranks without L (so with L = 5, 4 and 6 are adjacent); jokers and level
+    cards join no tractor unless ``top_tractors`` (option ``trump_top_tractors``), which makes
+    the top of the trump suit, the 副级牌 (one rung), 主级牌, small and big joker consecutive.
+    ``ctx.key`` is ``"L<level>:<trump or none>:<0|1>"`` (e.g. ``"L5:S:0"``), unlike any 红五
+    key; ``ctx.trump`` is None in no-trump (``ctx.trump_index`` is then 4, no suit).
+    Raises ValueError for a level outside 2..14 or another trump text.
+    """
+    if trump == NO_TRUMP:
+        trump = None
+    if trump is not None and trump not in SUITS:
+        raise ValueError(f"the trump suit must be one of S H C D or 'none', got {trump!r}")
+    if isinstance(level, bool) or not isinstance(level, int) or not 2 <= level <= 14:
+        raise ValueError(f"the level must be a rank 2..14 (A = 14), got {level!r}")
+    return _level_context(level, trump, bool(top_tractors))
+
+
+def context_for_key(key: str) -> TrumpContext:
+    """The cached context whose ``key`` is ``key`` (a 红五 trump letter, or a 找朋友
+    ``"L<level>:<trump>:<top>"``); used by the per-context caches in patterns and tricks."""
+    if len(key) == 1:
+        return context(key)
+    level, trump, top = key[1:].split(":")
+    return _level_context(int(level), None if trump == NO_TRUMP else trump, top == "1")

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Iterable, NamedTuple, Sequence
 
 from engine.cards import ALL_CARDS, Card
-from engine.order import EFFECTIVE_SUITS, TrumpContext, context
+from engine.order import EFFECTIVE_SUITS, TrumpContext, context, context_for_key
 
 SINGLE, PAIR, TRIPLE, TRACTOR, THROW, INVALID = (
     "single", "pair", "triple", "tractor", "throw", "invalid",
@@ -69,7 +69,11 @@ def counts_of(cards: Iterable[int]) -> dict[int, int]:
 def runs(counts: dict[int, int], group: int, ctx: TrumpContext) -> list[list[int]]:
     """Maximal runs of cards with at least ``group`` copies whose natural-sequence positions
     are consecutive (RULES.md §6: tractor adjacency). Each run is ascending; runs of length 1
-    are included. Cards above the trump ace (``SEQ == -1``) are never in a run."""
+    are included. Cards above the trump ace (``SEQ == -1``) are never in a run. Where equal
+    cards share one position (找朋友's 副级牌 with ``trump_top_tractors``), a run goes through
+    one of them, so runs may then overlap (every maximal path is listed once)."""
+    if ctx.tied_seq:
+        return _tied_runs(counts, group, ctx)
     seq = ctx.SEQ
     cards = sorted((c for c, n in counts.items() if n >= group and seq[c] >= 0), key=seq.__getitem__)
     out: list[list[int]] = []
@@ -78,6 +82,30 @@ def runs(counts: dict[int, int], group: int, ctx: TrumpContext) -> list[list[int
             out[-1].append(c)
         else:
             out.append([c])
+    return out
+
+
+def _tied_runs(counts: dict[int, int], group: int, ctx: TrumpContext) -> list[list[int]]:
+    """:func:`runs` for a context where several cards may share a sequence position."""
+    seq, suitx = ctx.SEQ, ctx.SUITX
+    layers: dict[tuple[int, int], list[int]] = {}
+    for c, n in counts.items():
+        if n >= group and seq[c] >= 0:
+            layers.setdefault((suitx[c], seq[c]), []).append(c)
+    out: list[list[int]] = []
+    segment: list[list[int]] = []
+    last = None
+    for key in sorted(layers) + [None]:
+        if key is not None and last is not None and key[0] == last[0] and key[1] == last[1] + 1:
+            segment.append(sorted(layers[key]))
+        else:
+            if segment:
+                paths: list[list[int]] = [[]]
+                for layer in segment:
+                    paths = [p + [c] for p in paths for c in layer]
+                out.extend(paths)
+            segment = [sorted(layers[key])] if key is not None else []
+        last = key
     return out
 
 
@@ -124,7 +152,7 @@ def decompose_counts(counts: dict[int, int], ctx: TrumpContext) -> list[Componen
     for group in (3, 2):
         if most < group:
             continue
-        if most < 2 * group and one_suit:
+        if most < 2 * group and one_suit and not ctx.tied_seq:
             # taking a whole run leaves each of its cards below ``group`` copies and every
             # other run of the suit as it was, so the runs are found once and taken longest
             # first, ties to the higher top (no two runs of one suit share a top strength)
@@ -166,13 +194,14 @@ def suit_of_play(cards: Sequence[int], ctx: TrumpContext) -> str | None:
 
 
 def classify(cards: Sequence[int], ctx: TrumpContext) -> Pattern:
-    """Classify a play (see :func:`classify_uncached`); results are cached per trump suit."""
-    return _classify_cached(tuple(sorted(cards)), ctx.trump)
+    """Classify a play (see :func:`classify_uncached`); results are cached per context
+    (``ctx.key``: the 红五 trump suit, or a 找朋友 level context)."""
+    return _classify_cached(tuple(sorted(cards)), ctx.key)
 
 
 @lru_cache(maxsize=4096)
-def _classify_cached(cards: tuple[int, ...], trump: str) -> Pattern:
-    return classify_uncached(cards, context(trump))
+def _classify_cached(cards: tuple[int, ...], key) -> Pattern:
+    return classify_uncached(cards, context_for_key(key))
 
 
 def classify_uncached(cards: Sequence[int], ctx: TrumpContext) -> Pattern:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Union
 
 
 @dataclass(frozen=True)
@@ -67,23 +67,49 @@ class RuleSet:
     decks: int
     hand_size: int
     kitty_size: int
-    bid_min: int
-    bid_max: int
+    bid_min: int = 0
+    bid_max: int = 0
     bid_step: int = 5
     bid_raise_max: int = 15
     bands: tuple[int, ...] = (-70, -30, 0, 30, 70)
     band_multipliers: tuple[int, ...] = (3, 2, 1, -1, -2, -3)
     total_points: int = 200
-    options: RuleOptions = field(default_factory=RuleOptions)
+    options: "RuleOptions | ZhaoPengyouOptions" = field(default_factory=RuleOptions)
 
     def with_options(self, **options: Any) -> "RuleSet":
-        """A copy with some options changed (same validation as :class:`RuleOptions`)."""
-        merged = {f.name: getattr(self.options, f.name) for f in fields(RuleOptions)}
+        """A copy with some options changed (same validation as the options class)."""
+        kind = type(self.options)
+        merged = {f.name: getattr(self.options, f.name) for f in fields(kind)}
         unknown = set(options) - set(merged)
         if unknown:
             raise ValueError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         merged.update(options)
-        return replace(self, options=RuleOptions(**merged))
+        if kind is ZhaoPengyouOptions:
+            return replace(self, options=ZhaoPengyouOptions.from_mapping(merged))
+        return replace(self, options=kind(**merged))
+
+    @property
+    def is_zhaopengyou(self) -> bool:
+        """True for the five-player 找朋友 ruleset (levels, a called friend)."""
+        return self.name == "zhaopengyou"
+
+    def trump_context(self, trump: str | None, level: int | None = None):
+        """The card order of a hand (a cached :class:`engine.order.TrumpContext`).
+
+        红五 (RULES.md §5): ``context(trump)``, ``level`` ignored (always 2, fixed trumps).
+        找朋友 (zhaopengyou-spec §6-§7): ``level_context(level, trump, trump_top_tractors)``,
+        ``trump`` S H C D or None/"none" for no-trump, ``level`` the dealer's level 2..14
+        (required). Raises ValueError for a bad suit or level.
+        """
+        from engine.order import context, level_context
+
+        if self.is_zhaopengyou:
+            if level is None:
+                raise ValueError("a 找朋友 hand's card order needs the level rank")
+            return level_context(level, trump, self.options.trump_top_tractors)
+        if trump is None:
+            raise ValueError("a 红五 hand's card order needs a trump suit")
+        return context(trump)
 
 
 def hongwu(decks: int = 2, **options: Any) -> RuleSet:
@@ -102,6 +128,149 @@ def hongwu(decks: int = 2, **options: Any) -> RuleSet:
             bands=(-80, -40, 0, 40, 80), total_points=300, options=opts,
         )
     raise ValueError(f"Hong Wu is played with 2 or 3 decks, not {decks!r}")
+
+
+RANK_NAMES: dict[str, int] = {
+    "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10, "T": 10,
+    "J": 11, "Q": 12, "K": 13, "A": 14,
+}
+"""Level text -> rank int (找朋友 levels are ints 2..14 inside the engine; ``T`` = 10)."""
+
+LEVEL_TEXT: dict[int, str] = {r: t for t, r in RANK_NAMES.items() if t != "T"}
+"""Rank int -> canonical level text (``10``, ``J`` ... ``A``)."""
+
+
+def parse_level(value: Any) -> int:
+    """A level given as rank text (``"2"``..``"10"``, ``"T"``, ``"J" "Q" "K" "A"``, any case)
+    or as an int 2..14 -> the rank int. Raises TypeError for other types (bools included) and
+    ValueError for other text or ints."""
+    if isinstance(value, bool):
+        raise TypeError(f"a level is a rank such as '5' or 'K', not {value!r}")
+    if isinstance(value, int):
+        if 2 <= value <= 14:
+            return value
+        raise ValueError(f"a level is a rank 2..14, not {value!r}")
+    if not isinstance(value, str):
+        raise TypeError(f"a level is a rank such as '5' or 'K', not {value!r}")
+    rank = RANK_NAMES.get(value.strip().upper())
+    if rank is None:
+        raise ValueError(f"not a level: {value!r} (2..10, J, Q, K, A)")
+    return rank
+
+
+#: the enum options of 找朋友 and their values, the default first (zhaopengyou-spec)
+ZPY_CHOICES: dict[str, tuple[str, ...]] = {
+    "declaration_mode": ("contest", "first"),
+    "no_declaration": ("redeal", "kitty_flip"),
+    "friend_call_time": ("before_kitty", "after_bury"),
+    "friend_card": ("non_trump", "any"),
+    "counter_declare": ("all", "eligible", "off"),
+    "friend_early_points": ("dealer_side", "catchers"),
+    "kitty_multiplier": ("times", "power", "double"),
+    "level_table": ("ladder", "dead_band"),
+    "game_end": ("defend_a", "reach_a"),
+}
+_ZPY_MINIMUM = {"max_redeals": 0, "failed_throw_penalty": 0, "threshold": 0, "step": 1, "lone_dealer_bonus": 0}
+
+
+@dataclass(frozen=True)
+class ZhaoPengyouOptions:
+    """The named options of 找朋友 (zhaopengyou-spec; RULES.md "找朋友"), defaults as the spec.
+
+    - ``single_joker_declares`` (bool, False): one joker may declare in the deal (§3).
+    - ``declaration_mode`` ("contest"): "first" lets the first legal declaration stand (§3).
+    - ``self_overbid`` (bool, True): the standing declarer may outbid himself in the deal (§3).
+    - ``no_declaration`` ("redeal"): "kitty_flip" flips the kitty at once when nobody declared (§3).
+    - ``max_redeals`` (int ≥ 0, 3): redeals before the kitty is flipped (§3).
+    - ``friend_call_time`` ("before_kitty"): "after_bury" calls after the counter round (§4).
+    - ``friend_card`` ("non_trump"): "any" also allows jokers, level cards and trumps (§4).
+    - ``counter_declare`` ("all"): "eligible" (seats with the declaring right) or "off" (§5).
+    - ``trump_top_tractors`` (bool, False): trump A, 副级牌, 主级牌, SJ, BJ form tractors (§7).
+    - ``failed_throw_penalty`` (int ≥ 0, 0): points per failed throw, to P or off it (§7, §8).
+    - ``friend_early_points`` ("dealer_side"): "catchers" adds the friend's pre-reveal points to P (§8).
+    - ``kitty_multiplier`` ("times"): ×2m; "power" ×2^m; "double" ×2 (§9).
+    - ``threshold`` (int ≥ 0, 120) and ``step`` (int ≥ 1, 60): the level table's line and rung (§10).
+    - ``level_table`` ("ladder"): "dead_band" gives winning catchers one level less (§10).
+    - ``lone_dealer_bonus`` (int ≥ 0, 1): extra levels for a lone dealer who wins (§10).
+    - ``must_play_levels`` (tuple of rank ints 2..14, ()): ranks a seat must win as dealer (§10).
+    - ``game_end`` ("defend_a"): "reach_a" ends the game when a seat reaches A (§10).
+
+    Raises TypeError for a value of the wrong type, ValueError for a value out of range.
+    """
+
+    single_joker_declares: bool = False
+    declaration_mode: str = "contest"
+    self_overbid: bool = True
+    no_declaration: str = "redeal"
+    max_redeals: int = 3
+    friend_call_time: str = "before_kitty"
+    friend_card: str = "non_trump"
+    counter_declare: str = "all"
+    trump_top_tractors: bool = False
+    failed_throw_penalty: int = 0
+    friend_early_points: str = "dealer_side"
+    kitty_multiplier: str = "times"
+    threshold: int = 120
+    step: int = 60
+    level_table: str = "ladder"
+    lone_dealer_bonus: int = 1
+    must_play_levels: tuple[int, ...] = ()
+    game_end: str = "defend_a"
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            name, value = f.name, getattr(self, f.name)
+            if name in ZPY_CHOICES:
+                if not isinstance(value, str):
+                    raise TypeError(f"option {name} must be text, got {value!r}")
+                if value not in ZPY_CHOICES[name]:
+                    raise ValueError(f"option {name} must be one of {', '.join(ZPY_CHOICES[name])}, not {value!r}")
+            elif name == "must_play_levels":
+                if not isinstance(value, tuple) or any(
+                    isinstance(r, bool) or not isinstance(r, int) for r in value
+                ):
+                    raise TypeError(f"option must_play_levels must be a tuple of rank ints, got {value!r}")
+                if any(not 2 <= r <= 14 for r in value):
+                    raise ValueError(f"option must_play_levels holds ranks 2..14, got {value!r}")
+            elif f.type in ("bool", bool):
+                if type(value) is not bool:
+                    raise TypeError(f"option {name} must be bool, got {value!r}")
+            else:
+                if type(value) is not int:
+                    raise TypeError(f"option {name} must be int, got {value!r}")
+                if value < _ZPY_MINIMUM[name]:
+                    raise ValueError(f"option {name} must be at least {_ZPY_MINIMUM[name]}, got {value!r}")
+
+    @classmethod
+    def from_mapping(cls, options: dict[str, Any] | None) -> "ZhaoPengyouOptions":
+        """Build options from a name -> value mapping (e.g. a judge request's ``options``).
+
+        ``must_play_levels`` may be any list/tuple of levels as rank text (``"5"``, ``"10"``,
+        ``"K"``) or rank ints 2..14; it is stored sorted, without repeats, as ints. Unknown
+        names and bad values raise ValueError; values of the wrong type raise TypeError.
+        """
+        options = dict(options or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise ValueError(f"unknown 找朋友 option(s): {', '.join(unknown)}")
+        if "must_play_levels" in options:
+            value = options["must_play_levels"]
+            if not isinstance(value, (list, tuple)):
+                raise TypeError(f"option must_play_levels must be a list of levels, got {value!r}")
+            options["must_play_levels"] = tuple(sorted({parse_level(v) for v in value}))
+        return cls(**options)
+
+
+def zhaopengyou(**options: Any) -> RuleSet:
+    """The 找朋友 (Finding Friends) ruleset: 5 players, 3 decks (162 cards), 31 cards each, a
+    kitty of 7, 300 card points (zhaopengyou-spec §1, §8). ``options`` are
+    :class:`ZhaoPengyouOptions` names (``must_play_levels`` as rank texts or ints).
+    Raises ValueError for an unknown name or bad value, TypeError for a wrong type."""
+    return RuleSet(
+        "zhaopengyou", 5, 3, 31, 7, total_points=300,
+        options=ZhaoPengyouOptions.from_mapping(options),
+    )
 
 
 #: what each :class:`RuleOptions` field accepts, in words (for messages and ``--help``)

@@ -52,6 +52,8 @@ def _units(counts: Counts, group: int, length: int, ctx: TrumpContext) -> list[l
     for run in runs(counts, group, ctx):
         for i in range(len(run) - length + 1):
             out.append(run[i:i + length])
+    if ctx.tied_seq:  # overlapping runs (equal cards on one rung) repeat shared windows
+        out = [list(u) for u in dict.fromkeys(map(tuple, out))]
     strong_first = ctx.STRONG_FIRST
     out.sort(key=lambda u: strong_first[u[-1]])
     return out
@@ -252,10 +254,10 @@ def _structured(shapes: tuple[tuple[int, int], ...]) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _obligation_cached(key: tuple, shapes: tuple[tuple[int, int], ...], trump: str) -> tuple:
-    from engine.order import context
+def _obligation_cached(key: tuple, shapes: tuple[tuple[int, int], ...], ctx_key) -> tuple:
+    from engine.order import context_for_key
 
-    return _obligation(dict(key), shapes, context(trump))
+    return _obligation(dict(key), shapes, context_for_key(ctx_key))
 
 
 def _obligation(counts: Counts, shapes: tuple[tuple[int, int], ...], ctx: TrumpContext) -> tuple:
@@ -279,7 +281,7 @@ def obligation(counts: Counts, shapes: tuple[tuple[int, int], ...], ctx: TrumpCo
     (RULES.md §8), as a comparable tuple of per-component values in decomposition order."""
     if not _structured(shapes):
         return ()
-    return _obligation_cached(tuple(sorted(counts.items())), shapes, ctx.trump)
+    return _obligation_cached(tuple(sorted(counts.items())), shapes, ctx.key)
 
 
 def _shortfall(lead: Pattern, owed: tuple, given: tuple, suit: str) -> str:
@@ -453,6 +455,8 @@ def lead_units(hand: Sequence[int], ctx: TrumpContext) -> list[tuple[Card, ...]]
                 for length in range(2, len(run) + 1):
                     for i in range(len(run) - length + 1):
                         out.append(tuple(ALL_CARDS[c] for c in run[i:i + length] for _ in range(group)))
+    if ctx.tied_seq:  # overlapping runs (equal cards on one rung) repeat shared windows
+        out = list(dict.fromkeys(out))
     return out
 
 

@@ -48,6 +48,8 @@ class Options:
     ``normal`` or ``fast`` table animations (None = saved setting); ``rules``: house-rule
     options ``{RuleOptions name: value}`` from ``--rule`` (RULES.md "Options"): they override
     the saved house rules, name by name, for this run only and are never saved.
+    ``recorder``: called with the table when a hand is settled, before its result line is
+    printed, and asked before each next hand (the daily coin cap; README "Career").
     """
 
     seats: list[str] = field(default_factory=lambda: ["human", "basic", "basic", "basic"])
@@ -72,6 +74,8 @@ class Options:
     renderer: str = "auto"
     animations: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
+    #: records every settled hand (a :class:`game.career.Recorder`; None: nothing recorded)
+    recorder: Any = None
 
 
 class PausableClock:
@@ -243,7 +247,7 @@ class App:
 
     def _toolbar_items(self) -> list[tuple]:
         """The table's toolbar: ``(key, label, icon, short label, enabled)`` per button (see
-        :meth:`game.scenes.table_scene.TableScene._toolbar_buttons`).  The sound button shows
+        :meth:`game.scenes.table_buttons.TableButtons._toolbar_buttons`).  The sound button shows
         the real state: greyed out, crossed speaker when there is no audio output at all."""
         from game.i18n import _
 
@@ -281,15 +285,31 @@ class App:
     def _on_event(self, ev: Any) -> None:
         if getattr(ev, "kind", "") == "hand_settled":
             self.hands_done += 1
+            if self.options.recorder is not None:  # committed before the result line is printed
+                self._record(ev.settlement)
             line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)
             out = self.options.out or sys.stdout
             print(line, file=out, flush=True)
 
+    def _record(self, settlement: Any) -> None:
+        """Record the settled hand for the profile; a failure is reported, never fatal."""
+        try:
+            self.options.recorder.hand_finished(self.table, settlement)
+        except Exception as exc:  # e.g. a full disk: the game goes on, the user is told
+            log.exception("recording the hand failed")
+            print(f"hongwu play: the hand was not recorded: {exc}", file=sys.stderr, flush=True)
+
     def next_hand(self) -> None:
         """Deal the next hand, or finish when ``--hands`` hands have been played."""
         if self.options.hands is not None and self.hands_done >= self.options.hands:
             self.running = False
+            return
+        refusal = self.options.recorder.refusal() if self.options.recorder is not None else None
+        if refusal is not None:  # the daily coin cap (RULES.md §12)
+            print(f"hongwu play: {refusal.message}", file=sys.stderr, flush=True)
+            self.running = False
+            self.exit_code = 4
             return
         reason = self.table.next_hand()
         if reason is not None:
@@ -731,6 +751,18 @@ class App:
         self.audio.set_volume(volume)
         self._save(volume=self.audio.volume)
 
+    def set_renderer(self, renderer: str) -> None:
+        """Choose how the window is drawn from the next start on (``auto``, ``gpu`` or
+        ``software``, as ``--renderer``; see :func:`game.settings.renderer_choice`), saved; the
+        running window keeps its renderer.  ValueError for anything else."""
+        from game.settings import RENDERERS
+
+        if renderer not in RENDERERS:
+            raise ValueError(f"renderer must be one of {', '.join(RENDERERS)}, not {renderer!r}")
+        self._save(renderer=renderer)
+        for s in self.screens:
+            s.invalidate()
+
     def set_fullscreen(self, on: bool) -> None:
         """Full screen on or off (the window is reopened), saved."""
         import pygame
@@ -825,6 +857,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", type=rule_arg, default=[], metavar="NAME=VALUE",
                    help=RULE_HELP + "; overrides the house rules saved from the new-game screen for "
                         "this run, without saving")
+    from game.career.cli import add_play_options
+
+    add_play_options(p)  # --profile, --stake
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
     return p
@@ -921,10 +956,20 @@ def run(ns: argparse.Namespace) -> int:
                     print(f"hongwu play: {line}" if line.startswith("note:") else f"hongwu play: error: {line}",
                           file=sys.stderr)
                 return 2
+        from game.career.cli import recorder_for_play
+
+        options.recorder, message, code = recorder_for_play(ns)
+        if message:
+            print(f"hongwu play: {message}", file=sys.stderr)
+            return code
         app = App(options)
     except ValueError as exc:
         print(f"hongwu play: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return _interrupted()
-    return app.run()
+    try:
+        return app.run()
+    finally:
+        if options.recorder is not None:
+            options.recorder.store.close()

@@ -13,15 +13,19 @@ import multiprocessing as mp
 from typing import Any
 
 
-def _serve(tables: int, port_q: Any, stop: Any, journal: str | None = None) -> None:
+def _serve(tables: int, port_q: Any, stop: Any, config: dict[str, Any] | None = None,
+           table_kw: list[dict[str, Any]] | None = None, journal: str | None = None) -> None:
     from .ai import AIProvider
     from .journal import Journal
     from .server import Server, ServerConfig, settle_heap
     from .testing import fast_table
 
     async def main() -> None:
-        cfg = ServerConfig(bind="127.0.0.1", port=0, rate=1e6, burst=1e6, max_connections=4096,
-                           tables=[fast_table(f"t{i}", seed=i) for i in range(tables)])
+        kw = table_kw or [{} for _ in range(tables)]
+        made = [fast_table(f"t{i}", **{"seed": i, **k}) for i, k in enumerate(kw)]
+        settings = (dict(rate=1e6, burst=1e6, max_connections=4096) if config is None
+                    else dict(config))
+        cfg = ServerConfig(bind="127.0.0.1", port=0, tables=made, **settings)
         server = Server(cfg, AIProvider(use_plugins=False, user_plugins=False),
                         journal=Journal.open(journal) if journal else None)
         port = await server.start()
@@ -49,13 +53,21 @@ def _serve(tables: int, port_q: Any, stop: Any, journal: str | None = None) -> N
         prof.dump_stats(prof_path)
 
 
-def start_host(tables: int = 1, journal: str | None = None) -> tuple[Any, int, Any]:
-    """Start the host process (keeping its journal in the file ``journal``, as ``hongwu
-    host`` does, when given); returns (process, port, stop event). Raises RuntimeError when
-    it does not come up within 20 s."""
+def start_host(tables: int = 1, config: dict[str, Any] | None = None,
+               table_kw: list[dict[str, Any]] | None = None,
+               journal: str | None = None) -> tuple[Any, int, Any]:
+    """Start the host process; returns (process, port, stop event). Raises RuntimeError when
+    it does not come up within 20 s.
+
+    ``config``: :class:`~net.server.ServerConfig` fields (None: rate limits lifted and 4096
+    connections; a dict: those fields, the host's defaults otherwise, limits included);
+    ``table_kw``: one dict of :func:`~net.testing.fast_table` arguments per table (then
+    ``tables`` is ignored), e.g. ``ai_seats``; ``journal``: a file where the host keeps its
+    journal, as ``hongwu host`` does (None: no journal)."""
     ctx = mp.get_context("spawn")
     port_q, stop = ctx.Queue(), ctx.Event()
-    proc = ctx.Process(target=_serve, args=(tables, port_q, stop, journal), daemon=True)
+    proc = ctx.Process(target=_serve, args=(tables, port_q, stop, config, table_kw, journal),
+                       daemon=True)
     proc.start()
     try:
         port = port_q.get(timeout=20)

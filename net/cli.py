@@ -350,7 +350,7 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("--name", type=_name, default="Hong Wu", metavar="TABLE",
                    help="table name shown to players")
     p.add_argument("--headless", action="store_true",
-                   help="no window: only the server (anyone seated may fill seats with AIs)")
+                   help="no window: only the server (seated players may fill seats with AIs)")
     p.add_argument("--no-discovery", action="store_true", help="do not announce on the LAN")
     p.add_argument("--announce", action="append", default=[], metavar="ADDR",
                    help="announce to ADDR instead of 255.255.255.255 (repeatable)")
@@ -442,7 +442,7 @@ def host_config(ns: argparse.Namespace) -> Any:
         timers=Timers(bid=ns.timer_bid, trump=ns.timer_trump, bury=ns.timer_bury,
                       play=ns.timer_play),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
-        fill_policy="anyone" if ns.headless else "host", ai_seats=dict(ns.ai),
+        fill_policy="seated" if ns.headless else "host", ai_seats=dict(ns.ai),
         max_hands=ns.hands, seat_grace_s=ns.seat_grace)
     return ServerConfig(bind=ns.bind, port=ns.port, tables=[table])
 
@@ -842,7 +842,8 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     player = provider.make(ai_name, seat if seat is not None else 0, ns.ai_budget,
                            seed=ns.seed)
     table = dict((welcome.get("snapshot") or {}).get("table") or {})
-    can_fill = bool(welcome.get("host")) or table.get("fill") == "anyone"
+    can_fill = bool(welcome.get("host")) or (
+        table.get("fill") in ("seated", "anyone") and seat is not None)
     shown: dict[str, Any] = {"missing": None, "started": bool(table.get("in_hand"))}
 
     def report_missing(prefix: str) -> None:
@@ -953,7 +954,7 @@ async def _reconnect_headless(ns: argparse.Namespace, host: str, port: int, name
 
 def _fill_tip(seats: Sequence[Any], seat: int | None, can_fill: bool) -> str:
     """How a joining player gets the empty seats filled with AIs: ``--fill`` on the join
-    command when the table lets anyone fill, else only the host (``--ai`` or its lobby)."""
+    command when the table lets seated players fill, else only the host (``--ai`` or its lobby)."""
     empty = _empty_seats(seats, skip=seat)
     at_host = f"start the host with {fill_options('--ai', empty)}"
     if can_fill:

@@ -241,7 +241,7 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "seats": F("[Seat]", "four entries, by seat"),
         "observers": F("int", "connected observers"),
         "timers": F("Timers", "turn time limits"),
-        "fill": F("str", "who may fill seats with AIs: 'host' or 'anyone'"),
+        "fill": F("str", "who may fill seats with AIs: 'host' or 'seated' (never observers)"),
     },
     "Turn": {
         "hand_no": F("int", "hand number"),
@@ -700,6 +700,8 @@ def validate_request(req: Request) -> dict[str, Any]:
     method = METHODS.get(req.method)
     if method is None:
         raise ProtocolError(ErrorCode.UNKNOWN_METHOD, f"unknown method {req.method[:40]!r}")
+    if req.params is None:  # nil is not a map: send {} (or []) for a request without params
+        raise ProtocolError(ErrorCode.BAD_PARAMS, "params: nil is not a map (send {} for none)")
     params = _params_map(req.params)
     try:
         check_fields(params, method.params, "params")

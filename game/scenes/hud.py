@@ -113,7 +113,7 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
     whole seconds left (``countdown``, red for the last five).  ``points`` replaces
     ``view.points_won[seat]`` while points count up; ``count`` the card count while dealing.
     """
-    pos = position_of(seat, view.seat)
+    pos = position_of(seat, view.seat, lay.seats)
     r = lay.plates[pos]
     turn = view.to_act == seat
     draw_panel(surf, r, border=ACCENT if turn else WIN_EDGE if winning else (90, 140, 110))
@@ -171,7 +171,7 @@ def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[st
     draw_panel(surf, r)
     pad = lay.margin
     fs = lay.small_font
-    rows = 5
+    rows = lay.seats + 1  # a title and a line per seat
     line = max(fs + 1, (r.h - 2 * pad) // rows)
     x, y = r.x + pad + 2, r.y + pad
     right = r.right - pad - 2
@@ -180,7 +180,7 @@ def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[st
     draw_text(surf, _("Points this hand"), fs, MUTED, (x, y), max_width=pts_x - x - 10)
     draw_text(surf, _("Total"), fs, MUTED, (right, y), anchor="topright", max_width=tot_w + pad)
     summ = points_summary(view, shown)
-    order = [summ.dealer] + [s for s, _p in summ.defenders] if summ.dealer is not None else list(range(4))
+    order = [summ.dealer] + [s for s, _p in summ.defenders] if summ.dealer is not None else list(range(lay.seats))
     for seat in order:
         y += line
         if y + fs > r.bottom:
