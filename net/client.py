@@ -366,6 +366,11 @@ def should_reconnect(goodbye: dict[str, Any] | None, *, after_shutdown: bool = F
     return True
 
 
+#: error answers to a reconnecting ``hello`` that are tried again: the host is full (its
+#: places kept for reconnects taken too) or stopping, or the client knocked too often.
+RETRY_ERRORS = frozenset({"SHUTDOWN", "RATE_LIMITED"})
+
+
 async def reconnect(host: str, port: int, name: str, *, token: str | None,
                     backoff: Backoff = Backoff(), timeout: float = 5.0,
                     on_attempt: Callable[[int, float, BaseException | None], Any] | None = None,
@@ -378,7 +383,8 @@ async def reconnect(host: str, port: int, name: str, *, token: str | None,
     ``on_attempt(attempt, delay, error)`` is called before each wait (attempt counts from 1,
     ``error`` is what the previous attempt met) so the caller can log it; ``hello`` keyword
     arguments go to :meth:`Client.hello`. Raises :class:`RemoteError` when the host refuses
-    the hello (e.g. BAD_TOKEN: the seat is not ours any more), ``ConnectionError`` after
+    the hello (e.g. BAD_TOKEN: the seat is not ours any more; the answers of
+    :data:`RETRY_ERRORS` are retried), ``ConnectionError`` after
     ``backoff.total`` seconds without success.
     """
     loop = asyncio.get_running_loop()
@@ -399,9 +405,11 @@ async def reconnect(host: str, port: int, name: str, *, token: str | None,
             try:
                 await client.hello(name, token=token, timeout=timeout, **hello)
                 return client
-            except RemoteError:
+            except RemoteError as exc:
                 await client.close()
-                raise
+                if exc.name not in RETRY_ERRORS:
+                    raise
+                error = exc
             except (ConnectionClosed, OSError, asyncio.TimeoutError) as exc:
                 error = exc
                 await client.close()
