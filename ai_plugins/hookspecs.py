@@ -14,7 +14,8 @@ decision it does not implement (or answers with ``None``) is taken by the built-
 AI. Decision hooks may be marked with :data:`hookimpl` or simply be methods with these names.
 
 Every decision runs in a worker thread under a time budget (default 2 s, set by the host with
-``budget_s``); an AI that raises, answers something illegal or malformed, or overruns the budget
+``budget_s``) and is given a private copy of the view and options
+(:mod:`ai_plugins.isolation`); an AI that raises, answers something illegal or malformed, or overruns the budget
 loses that decision to the ``basic`` AI and is logged (see :mod:`ai_plugins.runner`).
 The full reference with examples is PLUGINS.md; ``tests/test_ai_docs.py`` keeps the two in step.
 """
@@ -47,7 +48,9 @@ def register_ais(register: Callable[..., None]) -> None:
         register: ``register(name: str, factory: Callable[[AISettings], object],
             version: str | None = None) -> None``. Call it once per AI. ``name`` is what users
             type (``--ai NAME``): letters, digits, ``_``, ``-`` and ``.`` only, no ``:``.
-            ``factory`` is called with one :class:`ai_plugins.base.AISettings` (``seat`` 0..3,
+            ``factory`` is called positionally, ``factory(settings)`` (a keyword-only
+            ``settings`` parameter is accepted too), with one
+            :class:`ai_plugins.base.AISettings` (``seat`` 0..3,
             ``seed`` int, ``budget_s`` float seconds, ``options`` mapping) each time a seat is
             given to this AI (by the client once per seat for a whole game; by the arena once
             per seat and hand, so that hands stay independent) and returns the AI object whose
@@ -63,7 +66,9 @@ def register_ais(register: Callable[..., None]) -> None:
     Time budget: none is enforced, but it runs at start-up: do no heavy work here (load models
     lazily in the factory or the first decision). Raising makes the plugin's AIs unavailable and
     is reported; two AIs registered under one name are a clash, reported and never resolved
-    silently.
+    silently. The names ``basic``, ``random``, ``expert`` and ``human`` are reserved for the
+    built-ins: registering one is refused (reported) and the built-in keeps it; a factory that
+    cannot be called with one argument is refused with the reason.
     """
 
 

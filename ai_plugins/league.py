@@ -103,7 +103,7 @@ def deal_outcome(rows: Sequence[SeatResult]) -> float:
 
 
 def summarize_league(config: ArenaConfig, deals: int, results: PairResults,
-                     bootstrap: int = 200) -> dict[str, Any]:
+                     bootstrap: int = 200, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The numbers the table, ``--json`` and ``--plot`` show.
 
     Returns ``{"seed", "decks", "deals", "budget_s", "options", "complete", "method",
@@ -111,8 +111,10 @@ def summarize_league(config: ArenaConfig, deals: int, results: PairResults,
     "mean_game_points"}}, "pairs": [{"a", "b", "deals", "a_won", "b_won", "tied",
     "a_mean_game_points"}]}``; only deals ``< deals`` count; ratings in Elo points (mean 0),
     ``low``/``high`` the 95% interval (None without deals), ``mean_game_points`` per seat-hand.
+    ``names``: the AIs' display names (default ``config.ais``; see PLUGINS.md "One name
+    everywhere"), made unique by :func:`~ai_plugins.arena.label_names`.
     """
-    labels = label_names(config.ais)
+    labels = label_names(list(names) if names is not None else config.ais)
     k = len(labels)
     outcomes = {p: {d: deal_outcome(rows) for d, rows in by.items() if d < deals}
                 for p, by in results.items()}
@@ -205,8 +207,7 @@ def run_league(config: ArenaConfig, deals: int, *, executor: Executor | None = N
         raise ValueError("--hands must be at least 1")
     manager = config.manager()
     report_problems(manager.problems, log)
-    for name in config.ais:
-        manager.resolve(name)
+    names = [manager.resolve(name).name for name in config.ais]
     path = Path(results_file) if results_file else None
     results = load_results(path, config) if path else {p: {} for p in pairs(len(config.ais))}
     todo = [(p, [d for d in range(deals) if d not in results[p]]) for p in results]
@@ -254,7 +255,7 @@ def run_league(config: ArenaConfig, deals: int, *, executor: Executor | None = N
     finally:
         if out is not None:
             out.close()
-    return summarize_league(config, deals, results, bootstrap)
+    return summarize_league(config, deals, results, bootstrap, names)
 
 
 def write_plot(summary: dict[str, Any], path: str | Path) -> None:

@@ -861,6 +861,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     add_play_options(p)  # --profile, --stake
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
+    try:
+        from ai_plugins.capture import add_output_options
+    except ImportError:  # pragma: no cover - ai_plugins not installed
+        pass
+    else:
+        add_output_options(p)
     p.set_defaults(func=run)
     return p
 
@@ -941,9 +947,28 @@ def run(ns: argparse.Namespace) -> int:
     """Entry point of ``hongwu play``; returns the exit code: 0, 2 for bad options (an
     unknown or clashing AI in ``--seats`` is reported before any window opens), 3 when
     ``--max-frames`` stopped it, 130 after Ctrl-C."""
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=os.environ.get("HONGWU_LOG", "WARNING").upper(),
-                            format="%(levelname)s %(name)s: %(message)s")
+    try:
+        from ai_plugins.capture import capture_output, configure_logging, log_level
+    except ImportError:  # pragma: no cover - ai_plugins not installed
+        capture_output = None
+        if not logging.getLogger().handlers:
+            logging.basicConfig(level=os.environ.get("HONGWU_LOG", "WARNING").upper(),
+                                format="%(levelname)s %(name)s: %(message)s")
+    else:
+        try:
+            configure_logging(log_level(ns, os.environ.get("HONGWU_LOG", "WARNING")),
+                              getattr(ns, "plugin_log", None))
+        except OSError as exc:
+            print(f"hongwu play: cannot open --plugin-log: {exc}", file=sys.stderr)
+            return 2
+    if capture_output is None:
+        return _run(ns)
+    with capture_output():  # what AI plugins print goes to the log, not among the results
+        return _run(ns)
+
+
+def _run(ns: argparse.Namespace) -> int:
+    """:func:`run` once logging and output capture are set up."""
     if ns.hands is not None and ns.hands < 1:
         print("hongwu play: --hands must be at least 1", file=sys.stderr)
         return 2
