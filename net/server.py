@@ -268,6 +268,7 @@ class Room:
         self.chat_budget = limits.Bucket(server.config.chat_rate, server.config.chat_burst, 0.0)
         self._tricks_wire: tuple[Game | None, list[list[Any]]] = (None, [])
         self.closed = False
+        self.journal: Any = None  # net.journal.TableLog when the host keeps a journal
         for seat, ai in config.ai_seats.items():
             self._seat_ai(seat, ai)
 
@@ -364,6 +365,8 @@ class Room:
         """Give ``session`` the seat that ``token`` names (a reconnect). A session still
         holding it is told REPLACED and closed. Raises BAD_TOKEN."""
         st = next((s for s in self.seats if s.token is not None and same_secret(token, s.token)), None)
+        if st is None and self.journal is not None:  # a token from before a host restart
+            st = self.journal.claim(self, token)  # rotated: the seat gets a new token
         if st is None or st.kind != "human":
             raise ProtocolError(ErrorCode.BAD_TOKEN)
         old = st.session
@@ -665,6 +668,8 @@ class Room:
         assert g is not None
         start = len(g.events)
         events = g.apply(action)
+        if self.journal is not None:  # committed before anyone hears of it
+            self.journal.action(self, action)
         self._send_events(start, events)
         if g.phase is Phase.SETTLE:
             self._end_hand()
@@ -687,6 +692,8 @@ class Room:
         self.hand_no += 1
         seed = self.rng.getrandbits(63)
         self.game = Game.new(self.ruleset, seed, hand_no=self.hand_no)
+        if self.journal is not None:
+            self.journal.hand_started(self)
         self._review_ready()  # a hand runs: no ready timers
         log.info("%s: hand %d starts", self.name, self.hand_no)
         self.broadcast_table()
@@ -829,7 +836,10 @@ class Room:
 
     def broadcast_table(self) -> None:
         """Send every session the ``table`` notification (seats changed: the ready timers
-        and the start of a hand are looked at again, once, soon)."""
+        and the start of a hand are looked at again, once, soon; the seats are recorded in
+        the journal first, when there is one)."""
+        if self.journal is not None:
+            self.journal.seats(self)
         self.broadcast("table", {"table": self.table_wire()})
         self._schedule_start()
 
@@ -1263,16 +1273,20 @@ class Server:
     """The host: a TCP listener and its rooms.
 
     Arguments: ``config`` (:class:`ServerConfig`), ``ai`` (:class:`~net.ai.AIProvider`;
-    default: plugins when installed). Attributes after :meth:`start`: ``port`` (bound TCP
+    default: plugins when installed), ``journal`` (a :class:`net.journal.Journal`: every
+    table is recorded as it goes, and with ``journal.resume`` restored from it on
+    :meth:`start`; None: no journal). Attributes after :meth:`start`: ``port`` (bound TCP
     port), ``bound`` (the hosts its sockets are bound to), ``addresses`` (the ``HOST:PORT``
     texts it can be joined at, from them: see :func:`net.addresses.listening_addresses`),
     ``rooms``, ``host_key`` (grants host rights in
     ``hello``), ``sessions``.
     """
 
-    def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None) -> None:
+    def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None,
+                 journal: Any = None) -> None:
         self.config = config or ServerConfig()
         self.ai = ai or AIProvider()
+        self.journal = journal  # net.journal.Journal, or None: nothing survives a restart
         self.host_key = self.config.host_key or secrets.token_urlsafe(18)
         self.rooms: list[Room] = []
         self.sessions: set[Session] = set()
@@ -1301,6 +1315,8 @@ class Server:
         Raises ``OSError`` when the address cannot be bound.
         """
         self.loop = asyncio.get_running_loop()
+        if not self.rooms and self.journal is not None:
+            self.rooms = self.journal.rooms(self)  # restored (--resume) or new and recorded
         if not self.rooms:
             self.rooms = [Room(self, tc) for tc in self.config.tables]
             for room in self.rooms:
