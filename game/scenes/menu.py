@@ -252,8 +252,7 @@ class MenuScene(Screen):
         items += [("rules", _("Rules"), "normal"), ("settings", _("Settings"), "normal"), ("quit", _("Quit"), "flat")]
         total = len(items) * (m.button_h + m.gap) - m.gap
         out: list[Button] = []
-        if career is not None:
-            out.append(Button("profile", self.profile_card_rect(), "", style="flat"))
+        card = [Button("profile", self.profile_card_rect(), "", style="flat")] if career is not None else []
         if total > m.h - m.margin - self._title_bottom():  # too tall: two columns
             half = -(-len(items) // 2)
             total = half * (m.button_h + m.gap) - m.gap
@@ -263,10 +262,11 @@ class MenuScene(Screen):
                 for b in self.column(part, top, width):
                     b.rect.x = m.w // 2 + (m.margin // 2 if col else -m.margin // 2 - width)
                     out.append(b)
-            return out
+            return out[:-1] + card + out[-1:]  # focus order: ..., the card, Quit
         top = max(self._title_bottom(), (m.h - total) // 2 + round(m.h * 0.12))
         top = min(top, m.h - m.margin - total)
-        return out + self.column(items, top)
+        col = self.column(items, top)
+        return col[:-1] + card + col[-1:]
 
     def profile_card_rect(self) -> pygame.Rect:
         """Where the current profile's card goes (top left; a tap opens the profile screen)."""
@@ -326,8 +326,9 @@ class MenuScene(Screen):
         sub = draw_text(surf, _("Red Five — three against one"), m.font, TEXT, (m.w // 2, r.bottom + m.gap // 2),
                         anchor="midtop", max_width=m.w - 2 * m.margin)
         self._draw_cards(surf, sub.bottom + m.gap, self._title_bottom() - m.gap)
-        if self.buttons:
-            last = self.buttons[-1].rect
+        column = [b for b in self.buttons if b.key != "profile"]
+        if column:
+            last = max((b.rect for b in column), key=lambda r: r.bottom)
             hint = _("Esc: menu during a game · arrows and Enter work here too")
             if last.bottom + m.gap + m.small < m.h:
                 draw_text(surf, hint, m.small, MUTED, (m.w // 2, m.h - m.margin), anchor="midbottom",
