@@ -293,7 +293,10 @@ class StatsScreen(Screen):
         label_w = round((left_w - m.margin * 2) * 0.55)
         for label, value in rows:
             draw_text(surf, label, m.small, MUTED, (x, y), max_width=label_w - m.gap)
-            draw_text(surf, value, m.small, TEXT, (x + label_w, y), bold=True, max_width=left_w - label_w - m.margin * 2)
+            vw = left_w - label_w - m.margin * 2
+            while " · " in value and fonts.fit_size(value, m.small, vw, bold=True) < m.small:
+                value = "… " + value.split(" · ", 1)[1].removeprefix("… ")  # the latest titles fit
+            draw_text(surf, value, m.small, TEXT, (x + label_w, y), bold=True, max_width=vw)
             y += line
         if wide:
             chart = pygame.Rect(panel.x + left_w + m.margin, top, panel.right - m.margin * 2 - panel.x - left_w, bottom - top)
