@@ -227,8 +227,10 @@ class App:
         lang = "zh" if current_language() == "zh" else "en"
         table = self.table
         relayed = getattr(table, "titles", None)
-        if callable(relayed):
-            return list(relayed())
+        if callable(relayed):  # a LAN table: the host relays each player's (Chinese) title
+            from game.scenes.promotion import title_text
+
+            return [title_text(t) if t else "" for t in relayed()]
         rec = self.options.recorder
         n = len(getattr(table, "names", ()) or ()) or 4
         out = [""] * n
@@ -764,6 +766,8 @@ class App:
         self.results = []
         self.screens = []
         self.game_clock.resume()
+        if self.options.recorder is None and self.career.current() is not None:
+            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (no stake at LAN tables)
         self._open_table(table)
         self._lan = lan
 

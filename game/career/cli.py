@@ -330,6 +330,9 @@ def add_join_profile(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         store = _open("join")
         try:
             ns.career_recorder = Recorder(store, ns.profile)
+            from engine.scoring import title_for
+
+            ns.career_title = title_for(ns.career_recorder.profile.points, "zh")  # on the others' plates
         except CareerError as exc:
             store.close()
             print(f"hongwu join: {exc}", file=sys.stderr)
