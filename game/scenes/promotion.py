@@ -63,6 +63,8 @@ class PromotionOverlay(Screen):
             self.app.pop_screen(self)
         else:
             self.invalidate()
+            if self.app.scene is not None:  # the settlement under the veil is drawn afresh each frame
+                self.app.scene.invalidate()
 
     def draw_content(self, surf: pygame.Surface) -> None:
         """A dark veil, a glow, "New title!" and the title rising into the middle."""
@@ -71,7 +73,7 @@ class PromotionOverlay(Screen):
         k = min(1.0, t / RISE_S)
         ease = 1 - (1 - k) ** 3
         veil = pygame.Surface((m.w, m.h), pygame.SRCALPHA)
-        veil.fill((0, 0, 0, round(140 * min(1.0, t / 0.3))))
+        veil.fill((0, 0, 0, round(120 * min(1.0, t / 0.3))))
         surf.blit(veil, (0, 0))
         cx = m.w // 2
         cy = round(m.h * (0.75 - 0.27 * ease))
@@ -79,22 +81,26 @@ class PromotionOverlay(Screen):
         pulse = 0.85 + 0.15 * math.sin(t * 6.0)
         glow = pygame.Surface((m.w, m.h), pygame.SRCALPHA)
         for i in range(6, 0, -1):
-            rad = round(size * (0.8 + i * 0.35) * pulse)
-            pygame.draw.circle(glow, (255, 210, 90, round(22 * ease)), (cx, cy), rad)
+            rad = round(size * (0.9 + i * 0.22) * pulse)
+            pygame.draw.circle(glow, (255, 200, 80, round(16 * ease)), (cx, cy), rad)
         surf.blit(glow, (0, 0))
         title = self.titles[-1] if self.titles else ""
-        box = pygame.Rect(0, 0, min(m.w - 2 * m.margin, fonts.get_font(size, bold=True).size(title)[0] + 6 * m.margin),
-                          round(size * 1.7))
-        box.center = (cx, cy)
-        draw_panel(surf, box, color=(60, 20, 10, round(220 * ease)), border=ACCENT, radius=16)
-        draw_text(surf, title, size, ACCENT, (cx, cy), anchor="center", bold=True, max_width=box.w - 2 * m.margin)
-        head = _("New title!")
-        draw_text(surf, head, m.font, TEXT, (cx, box.y - m.gap), anchor="midbottom", bold=True,
-                  max_width=m.w - 2 * m.margin)
+        lines = [_("Accumulated points: {points}").format(points=self.recorded.points_after)]
         if len(self.titles) > 1:
-            more = _("Also reached: {titles}").format(titles=" · ".join(self.titles[:-1]))
-            draw_text(surf, more, m.small, TEXT, (cx, box.bottom + m.gap), anchor="midtop", max_width=m.w - 2 * m.margin)
-        r = self.recorded
-        line = _("Accumulated points: {points}").format(points=r.points_after)
-        draw_text(surf, line, m.small, TEXT, (cx, box.bottom + m.gap + (m.small + m.gap) * (len(self.titles) > 1)),
-                  anchor="midtop", max_width=m.w - 2 * m.margin)
+            lines.insert(0, _("Also reached: {titles}").format(titles=" · ".join(self.titles[:-1])))
+        line_h = m.small + m.gap // 2
+        width = max(fonts.get_font(size, bold=True).size(title)[0], fonts.get_font(m.font, bold=True).size(
+            _("New title!"))[0], *(fonts.get_font(m.small).size(t)[0] for t in lines)) + 6 * m.margin
+        box = pygame.Rect(0, 0, min(m.w - 2 * m.margin, width),
+                          round(size * 1.3) + m.font + m.gap * 2 + line_h * len(lines) + m.gap)
+        box.center = (cx, cy)
+        draw_panel(surf, box, color=(50, 16, 8, round(235 * ease)), border=ACCENT, radius=16)
+        y = box.y + m.gap
+        head = draw_text(surf, _("New title!"), m.font, TEXT, (cx, y), anchor="midtop", bold=True,
+                         max_width=box.w - 2 * m.margin)
+        t = draw_text(surf, title, size, ACCENT, (cx, head.bottom), anchor="midtop", bold=True,
+                      max_width=box.w - 2 * m.margin)
+        y = t.bottom + m.gap // 2
+        for text in lines:
+            draw_text(surf, text, m.small, TEXT, (cx, y), anchor="midtop", max_width=box.w - 2 * m.margin)
+            y += line_h

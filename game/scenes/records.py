@@ -73,7 +73,7 @@ class RecordsScreen(Screen):
         m = self.metrics
         panel = self._panel()
         self._panel_rect = panel
-        top = panel.y + round(m.title * 0.7) + m.gap * 2
+        top = panel.y + round(m.title * 0.7 * 1.3) + m.gap * 2
         self._head_y = top
         rows_top = top + m.small + m.gap
         foot_y = panel.bottom - m.margin - m.button_h
@@ -99,7 +99,7 @@ class RecordsScreen(Screen):
     def columns(self) -> list[tuple[str, float, str]]:
         """(heading, x share of the row, anchor) per column."""
         return [(_("Date"), 0.0, "midleft"), (_("Role"), 0.22, "midleft"), (_("Bid"), 0.40, "midright"),
-                (_("Trump"), 0.49, "center"), (_("Points"), 0.62, "midright"), (_("Game points"), 0.8, "midright"),
+                (_("Trump"), 0.49, "center"), (_("Dealer's points"), 0.62, "midright"), (_("Game points"), 0.8, "midright"),
                 (_("Coins"), 0.99, "midright")]
 
     def scroll(self, rows: int) -> None:

@@ -60,7 +60,9 @@ class ReplayScreen(Screen):
         h = replay.header
         n = replay.ruleset.players
         seats = list(h.get("seats") or [])
-        self.names = [str(seats[s]) if s < len(seats) and seats[s] else _("Seat {n}").format(n=s) for s in range(n)]
+        names = [str(seats[s]) if s < len(seats) and seats[s] else _("Seat {n}").format(n=s) for s in range(n)]
+        self.names = [f"{x} ({_('Seat {n}').format(n=s)})" if names.count(x) > 1 else x  # three "basic"s
+                      for s, x in enumerate(names)]
         self.me = h.get("seat")
         self._renderer: Any = None
         self._swipe: tuple[int, int] | None = None
