@@ -91,8 +91,9 @@ class PromotionOverlay(Screen):
         line_h = m.small + m.gap // 2
         width = max(fonts.get_font(size, bold=True).size(title)[0], fonts.get_font(m.font, bold=True).size(
             _("New title!"))[0], *(fonts.get_font(m.small).size(t)[0] for t in lines)) + 6 * m.margin
-        box = pygame.Rect(0, 0, min(m.w - 2 * m.margin, width),
-                          round(size * 1.3) + m.font + m.gap * 2 + line_h * len(lines) + m.gap)
+        height = (fonts.get_font(m.font, bold=True).get_linesize() + fonts.get_font(size, bold=True).get_linesize()
+                  + m.gap // 2 + line_h * len(lines) + m.gap * 2)
+        box = pygame.Rect(0, 0, min(m.w - 2 * m.margin, width), height)
         box.center = (cx, cy)
         draw_panel(surf, box, color=(50, 16, 8, round(235 * ease)), border=ACCENT, radius=16)
         y = box.y + m.gap
