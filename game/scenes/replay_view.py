@@ -27,6 +27,18 @@ WIN = (140, 230, 150)
 SWIPE_PX = 60
 
 
+def clip(text: str, size: int, width: int, bold: bool = False) -> str:
+    """``text`` shortened with "…" until it fits ``width`` px at ``size`` (never below it)."""
+    from game import fonts
+
+    font = fonts.get_font(size, bold=bold)
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def load(source: Any, store: Any = None) -> tuple[Any, str]:
     """``(Replay, "")`` for a record id or a replay file path, or ``(None, why)`` (a
     translated sentence with the reason) when it cannot be read or is malformed."""
@@ -228,12 +240,15 @@ class ReplayScreen(Screen):
         trump_cards = self._trump_test(f)
         for s in range(n):
             y = top + s * row_h
-            name = self.names[s] + (" " + _("(dealer)") if s == f.dealer else "")
             col = ACCENT if s == f.dealer else TEXT
-            draw_text(surf, name, m.small, col, (a.x + m.margin * 2, y + ch // 2 - m.small), bold=True,
-                      max_width=name_w - m.margin * 2)
-            draw_text(surf, _("{p} points").format(p=f.points_won[s]), m.small, MUTED,
-                      (a.x + m.margin * 2, y + ch // 2 + 2), max_width=name_w - m.margin * 2)
+            nw = name_w - m.margin * 2
+            draw_text(surf, clip(self.names[s], m.small, nw, True), m.small, col,
+                      (a.x + m.margin * 2, y + ch // 2 - m.small), bold=True, max_width=nw)
+            pts = _("{p} points").format(p=f.points_won[s])
+            if s == f.dealer:
+                pts = _("Dealer") + " · " + pts
+            draw_text(surf, clip(pts, m.small, nw), m.small, ACCENT if s == f.dealer else MUTED,
+                      (a.x + m.margin * 2, y + ch // 2 + 2), max_width=nw)
             self._cards(surf, r, f.hands[s], hand_x, y, hand_w, cw, ch, trump_cards)
             cards = played.get(s, ())
             tx = a.right - m.margin - trick_w
