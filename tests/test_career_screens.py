@@ -460,3 +460,29 @@ def test_hongwu_replay_prints_text_headless_and_opens_the_viewer_with_a_display(
     store.close()
     assert replay_window.run_viewer(rep, lang="en", size=(800, 480), max_frames=5) == 3  # the window ran
     assert R.frames(rep)
+
+
+def test_the_next_staked_hand_at_the_cap_is_told_in_the_window(data):
+    """In the window (no --hands) the capped next hand is not dealt: the game closes and a
+    message says why and until when (a scripted run still exits with status 4)."""
+    from engine.coins import DAY_CAP
+
+    store = Store.open(data)
+    store.create_profile("Ann")
+    rec = Recorder(store, "Ann", stake=1000)
+    app = App(Options(seats=["basic"] * 4, seed=3, speed="instant", audio=False, save_settings=False,
+                      max_frames=40000, user_plugins=False, out=io.StringIO(), recorder=rec))
+    try:
+        for _ in range(40000):
+            if app.hands_done or not app.step([]):
+                break
+        assert app.hands_done == 1
+        store.conn.execute("UPDATE coin_days SET net = ?", (DAY_CAP,))
+        store.conn.commit()
+        app.next_hand()
+        assert app.running and app.scene is None
+        assert type(app.top).__name__ == "MessageScreen" and app.top.title == "Daily coin limit"
+        assert "+80,000,000" in app.top.lines[1]
+    finally:
+        app.close()
+        store.close()
