@@ -249,7 +249,7 @@ class ReplayScreen(Screen):
                 pts = _("Dealer") + " · " + pts
             draw_text(surf, clip(pts, m.small, nw), m.small, ACCENT if s == f.dealer else MUTED,
                       (a.x + m.margin * 2, y + ch // 2 + 2), max_width=nw)
-            self._cards(surf, r, f.hands[s], hand_x, y, hand_w, cw, ch, trump_cards)
+            self._cards(surf, r, self.arranged(f, f.hands[s]), hand_x, y, hand_w, cw, ch, trump_cards)
             cards = played.get(s, ())
             tx = a.right - m.margin - trick_w
             if cards:
@@ -279,6 +279,17 @@ class ReplayScreen(Screen):
             draw_text(surf, _("Game points: {list}").format(list=gp), m.small, TEXT,
                       (a.centerx, sy + 2 * (m.small + m.gap)), anchor="midtop", max_width=a.w - 4 * m.margin)
         self._draw_slider(surf)
+
+    def arranged(self, f: Any, cards: Any) -> tuple:
+        """A hand in the table's display order (suits grouped as the settings say, trumps at
+        one end; :func:`game.scenes.table_extras.arrange`), or as recorded if that fails."""
+        try:
+            from engine.order import context
+            from game.scenes import table_extras as extras
+
+            return extras.arrange(cards, context(f.trump), extras.prefs_from(self.app.settings))
+        except Exception:
+            return tuple(cards)
 
     def _trump_test(self, f: Any) -> Callable[[Any], bool]:
         try:
