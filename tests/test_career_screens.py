@@ -486,3 +486,41 @@ def test_the_next_staked_hand_at_the_cap_is_told_in_the_window(data):
     finally:
         app.close()
         store.close()
+
+
+def test_touch_drags_the_records_and_swipes_the_replay(data):
+    """Fingers (FINGERDOWN/MOTION/UP, SDL's normalised coordinates): a drag scrolls the list
+    without opening a hand; a swipe steps the replay."""
+    from tests.client_driver import finger
+
+    store = Store.open(data)
+    store.create_profile("Ann")
+    store.use_profile("Ann")
+    play_recorded_hands(store, "Ann", 10, stake=0)
+    store.close()
+    app = menu_app(size=(800, 480))
+    try:
+        press(app, "records")
+        scr = app.top
+        row = next(b for b in scr.buttons if b.key.startswith("rec:"))
+        x, y = row.rect.center
+        step = row.rect.h + 4
+        finger(app, "down", (x, y + 2 * step))
+        finger(app, "move", (x, y))
+        finger(app, "up", (x, y))
+        app.step()
+        assert scr.offset == 2 and app.top is scr
+        press(app, row.key if row.key in {b.key for b in scr.buttons} else scr.buttons[0].key)
+        v = app.top
+        assert type(v).__name__ == "ReplayScreen"
+        a = v.area.center
+        finger(app, "down", a)
+        finger(app, "up", (a[0] - 150, a[1]))
+        app.step()
+        assert v.step == 1
+        finger(app, "down", a)
+        finger(app, "up", (a[0] + 150, a[1] + 10))
+        app.step()
+        assert v.step == 0
+    finally:
+        app.close()

@@ -107,21 +107,36 @@ class RecordsScreen(Screen):
         self.offset = max(0, min(self.offset + rows, len(self.records) - self.rows_shown))
         self.invalidate()
 
+    def _drag_to(self, y: int) -> None:
+        y0, off0 = self._drag
+        if abs(y - y0) >= DRAG_PX:
+            self._dragged = True
+            self._pressed = None
+            self.offset = off0
+            self.scroll(round((y0 - y) / (self.metrics.button_h + 4)))
+
     def handle_event(self, ev: Any) -> None:
-        """Wheel and drag scroll; the rest as on every screen (a drag never taps a row)."""
+        """Wheel and drag (mouse or finger) scroll; the rest as on every screen (a drag never
+        taps a row). The mouse events SDL makes from touches only press buttons: their finger
+        events do the dragging."""
         if ev.type == pygame.MOUSEWHEEL:
             self.scroll(-ev.y)
             return
-        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and self._list.collidepoint(ev.pos):
+        if ev.type in (pygame.FINGERDOWN, pygame.FINGERMOTION, pygame.FINGERUP):
+            y = round(ev.y * self.metrics.h)
+            if ev.type == pygame.FINGERDOWN and self._list.collidepoint(round(ev.x * self.metrics.w), y):
+                self._drag, self._dragged = (y, self.offset), False
+            elif ev.type == pygame.FINGERMOTION and self._drag is not None:
+                self._drag_to(y)
+            elif ev.type == pygame.FINGERUP:
+                self._drag = None
+            return
+        touch = getattr(ev, "touch", False)
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and self._list.collidepoint(ev.pos) and not touch:
             self._drag, self._dragged = (ev.pos[1], self.offset), False
-        elif ev.type == pygame.MOUSEMOTION and self._drag is not None and ev.buttons[0]:
-            y0, off0 = self._drag
-            if abs(ev.pos[1] - y0) >= DRAG_PX:
-                self._dragged = True
-                self._pressed = None
-                step = self.metrics.button_h + 4
-                self.offset = off0
-                self.scroll(round((y0 - ev.pos[1]) / step))
+        elif ev.type == pygame.MOUSEMOTION and (touch or (self._drag is not None and ev.buttons[0])):
+            if not touch:
+                self._drag_to(ev.pos[1])
             return
         elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
             self._drag = None

@@ -128,6 +128,18 @@ class ReplayScreen(Screen):
     def handle_event(self, ev: Any) -> None:
         """Slider taps and drags, swipes over the cards, then the buttons and keys."""
         pos = getattr(ev, "pos", None)
+        if ev.type in (pygame.FINGERDOWN, pygame.FINGERUP) and hasattr(self, "slider"):
+            p = (round(ev.x * self.metrics.w), round(ev.y * self.metrics.h))
+            if ev.type == pygame.FINGERDOWN:
+                self._finger = p if self.area.collidepoint(p) else None
+            else:
+                start, self._finger = getattr(self, "_finger", None), None
+                if start is not None and abs(p[0] - start[0]) >= SWIPE_PX and abs(p[0] - start[0]) > abs(p[1] - start[1]):
+                    self.go(self.step + (1 if p[0] < start[0] else -1))  # a finger swipe
+            return
+        if getattr(ev, "touch", False) and ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) \
+                and self.area.collidepoint(pos):
+            return  # a touch on the cards: its finger events swipe
         if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and hasattr(self, "slider"):
             if self.slider.collidepoint(pos):
                 self._sliding = True
