@@ -318,6 +318,8 @@ class App:
     def _on_event(self, ev: Any) -> None:
         if getattr(ev, "kind", "") == "hand_settled":
             self.hands_done += 1
+            if self.scene is not None:
+                self.scene.career = None  # the settlement shows this hand's record only
             if self.options.recorder is not None:  # committed before the result line is printed
                 self._record(ev.settlement)
             line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
