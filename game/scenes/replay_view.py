@@ -72,7 +72,10 @@ class ReplayScreen(Screen):
         h = replay.header
         n = replay.ruleset.players
         seats = list(h.get("seats") or [])
-        names = [str(seats[s]) if s < len(seats) and seats[s] else _("Seat {n}").format(n=s) for s in range(n)]
+        from game.text import ai_name
+
+        names = [(str(seats[s]) if s == h.get("seat") else ai_name(str(seats[s])))  # 基础 for "basic"
+                 if s < len(seats) and seats[s] else _("Seat {n}").format(n=s) for s in range(n)]
         self.names = [f"{x} ({_('Seat {n}').format(n=s)})" if names.count(x) > 1 else x  # three "basic"s
                       for s, x in enumerate(names)]
         self.me = h.get("seat")
