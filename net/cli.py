@@ -991,7 +991,8 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     def connect(tok: str | None) -> RemoteTable:
         return RemoteTable(host, port, name, token=tok, seat=ns.seat, observer=ns.observe,
                            table=ns.table, host_key=ns.host_key,
-                           on_token=None if ns.observe else keep)
+                           on_token=None if ns.observe else keep,
+                           title=getattr(ns, "career_title", None))  # hongwu join --profile
 
     try:
         try:

@@ -192,6 +192,45 @@ def clean_name(name: str, fallback: str = "player") -> str:
     return text[: protocol.NAME_MAX] or fallback
 
 
+def clean_title(title: Any) -> str | None:
+    """A ``hello.title`` as shown on plates: control characters dropped, trimmed to
+    ``protocol.TITLE_MAX``; None when nothing visible is left."""
+    if not isinstance(title, str):
+        return None
+    text = "".join(ch for ch in title if unicodedata.category(ch)[0] != "C").strip()
+    return text[: protocol.TITLE_MAX] or None
+
+
+def _table_of(obj: Any) -> Any:
+    """The ``Table`` map inside an answer or notification (itself, ``table``, or
+    ``snapshot.table``), or None."""
+    if not isinstance(obj, dict):
+        return None
+    if "seats" in obj:
+        return obj
+    for key in ("table", "snapshot"):
+        inner = _table_of(obj.get(key))
+        if inner is not None:
+            return inner
+    return None
+
+
+def has_titles(obj: Any) -> bool:
+    """True when the Table map in ``obj`` carries a seat ``title`` (version 3 only)."""
+    table = _table_of(obj)
+    return table is not None and any("title" in s for s in table.get("seats") or ())
+
+
+def without_titles(obj: Any) -> Any:
+    """A copy of ``obj`` whose Table map's seats have no ``title`` (for sessions that speak
+    a version before :data:`~net.protocol.TITLES_SINCE`); ``obj`` itself when it has none."""
+    if not has_titles(obj):
+        return obj
+    if "seats" in obj:
+        return {**obj, "seats": [{k: v for k, v in s.items() if k != "title"} for s in obj["seats"]]}
+    return {k: (without_titles(v) if k in ("table", "snapshot") else v) for k, v in obj.items()}
+
+
 # ============================================================================ seats / rooms
 @dataclass
 class SeatState:
@@ -213,15 +252,19 @@ class SeatState:
     left: bool = False  # the player said bye during a hand: free the seat after it
     stand_in: bool = False  # away past the grace time: auto-played and kept ready
     resumes: int = 0  # times the seat was resumed with its token (host console)
+    title: str | None = None  # the player's title from its hello (protocol 3), for the plates
 
     def to_wire(self) -> dict[str, Any]:
-        """The ``Seat`` map."""
-        return {
+        """The ``Seat`` map (``title`` only when the player gave one)."""
+        out = {
             "seat": self.index, "kind": self.kind, "name": self.name, "ai": self.ai_name,
             "ready": self.kind == "ai" or self.ready,
             "connected": self.kind == "ai" or self.session is not None,
             "auto": self.kind == "ai" or self.auto, "score": self.score,
         }
+        if self.title and self.kind == "human":
+            out["title"] = self.title
+        return out
 
     def clear(self) -> None:
         """Back to an empty seat (the score stays with the seat)."""
@@ -236,6 +279,7 @@ class SeatState:
         self.left = False
         self.stand_in = False
         self.resumes = 0
+        self.title = None
 
 
 class Room:
@@ -347,6 +391,7 @@ class Room:
             if free:
                 st = self.seats[free[0]]
                 st.kind, st.name, st.session = "human", name, session
+                st.title = session.title
                 st.token = secrets.token_urlsafe(18)
                 st.ready, st.auto, st.auto_reason = False, False, None
                 session.seat, session.token = st.index, st.token
@@ -376,6 +421,7 @@ class Room:
             old.room = None
             old.close(ErrorCode.REPLACED)
         st.session, st.name = session, name
+        st.title = session.title
         session.seat, session.token = st.index, st.token
         st.resumes += 1
         self._cancel_grace(st.index)
@@ -524,6 +570,7 @@ class Room:
             old = self.seats[session.seat]
             target.kind, target.name, target.token, target.session = (
                 "human", old.name, old.token, session)
+            target.title = old.title
             target.ready = False
             old_score = old.score
             old.clear()
@@ -531,6 +578,7 @@ class Room:
         else:
             self.observers.discard(session)
             target.kind, target.name, target.session = "human", name, session
+            target.title = session.title
             target.token = secrets.token_urlsafe(18)
             target.ready = False
         session.seat, session.token = seat, target.token
@@ -829,10 +877,18 @@ class Room:
 
     # ------------------------------------------------------------------ sending
     def broadcast(self, method: str, params: dict[str, Any]) -> None:
-        """Send the same notification to every session of the room."""
+        """Send the same notification to every session of the room (sessions older than
+        :data:`~net.protocol.TITLES_SINCE` get it without the seats' titles)."""
         data = framing.encode(protocol.notification(method, params), self.server.config.max_frame)
+        older = None
         for s in self.sessions():
-            s.send_bytes(data)
+            if s.protocol < protocol.TITLES_SINCE and has_titles(params):
+                if older is None:
+                    older = framing.encode(protocol.notification(method, without_titles(params)),
+                                           self.server.config.max_frame)
+                s.send_bytes(older)
+            else:
+                s.send_bytes(data)
 
     def broadcast_table(self) -> None:
         """Send every session the ``table`` notification (seats changed: the ready timers
@@ -935,6 +991,7 @@ class Session:
         self.token: str | None = None
         self.host = False
         self.protocol = PROTOCOL_VERSION  # the version named in hello
+        self.title: str | None = None  # the player's title from hello (version 3)
         self._out: list[bytes] = []  # frames queued for the next write (send_bytes)
         self._out_size = 0
         self._flush_soon = False
@@ -999,7 +1056,10 @@ class Session:
         self.writer.write(data)
 
     def send(self, message: list[Any]) -> None:
-        """Encode and queue one message."""
+        """Encode and queue one message (without the seats' titles for a session older than
+        :data:`~net.protocol.TITLES_SINCE`)."""
+        if self.protocol < protocol.TITLES_SINCE and len(message) >= 3 and has_titles(message[-1]):
+            message = [*message[:-1], without_titles(message[-1])]
         try:
             data = framing.encode(message, self.server.config.max_frame)
         except framing.FrameTooLarge:  # pragma: no cover - our own messages are small
@@ -1165,6 +1225,7 @@ class Session:
         if not name:
             raise ProtocolError(ErrorCode.BAD_PARAMS, "name: needs at least one visible character")
         self.name = name
+        self.title = clean_title(p.get("title")) if self.protocol >= protocol.TITLES_SINCE else None
         self.host = same_secret(p.get("host_key"), self.server.host_key)
         if not limits.hello_reserve_ok(self.server.welcomed_count(), self.server.config.caps(),
                                        bool(p.get("token")) or self.host):
