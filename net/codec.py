@@ -69,8 +69,13 @@ def _pairs_in(pairs: Iterable[list[Any]]) -> tuple[tuple[Any, Any], ...]:
 
 # ------------------------------------------------------------------------------ rules
 def options_out(ruleset: RuleSet) -> dict[str, Any]:
-    """The rule options of ``ruleset`` as a name -> value map."""
-    return {f.name: getattr(ruleset.options, f.name) for f in dc_fields(RuleOptions)}
+    """The rule options of ``ruleset`` as a name -> value map (the fields of its options
+    type: ``RuleOptions`` for 红五, ``ZhaoPengyouOptions`` for 找朋友; tuples as lists)."""
+    out = {}
+    for f in dc_fields(ruleset.options):
+        value = getattr(ruleset.options, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
 
 
 def ruleset_in(decks: int, options: Mapping[str, Any]) -> RuleSet:
