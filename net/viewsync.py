@@ -18,7 +18,7 @@ from engine.events import Event
 from engine.state import PlayerView
 from engine.viewfold import NeedsFullView, advance
 
-from . import codec
+from . import codec, zpy_codec
 
 
 class Fold(enum.Enum):
@@ -78,7 +78,7 @@ class ViewTracker:
             return False
         if self.waiting == "hand" and (hand_no, events) < (self.hand_no, self.events):
             return False  # an older snapshot: the new hand's own view is on its way
-        self.view = codec.view_in(wire_view)
+        self.view = zpy_codec.any_view_in(wire_view)
         self.hand_no, self.events, self.waiting = hand_no, events, None
         held, self._held = self._held, []
         for h, n, ev in held:
@@ -95,6 +95,8 @@ class ViewTracker:
             self.hand_no, self.events, self.waiting = hand_no, n + 1, "hand"
             self._held = []
             return Fold.AWAIT_VIEW
+        if self.waiting is None and _is_zpy(self.view):
+            return Fold.AWAIT_VIEW  # 找朋友: a full view follows every batch (protocol 3)
         if self.waiting is not None:
             if len(self._held) < self.MAX_HELD:
                 self._held.append((hand_no, n, event))
@@ -109,3 +111,10 @@ class ViewTracker:
             return Fold.OUT_OF_STEP
         self.events = n + 1
         return Fold.FOLDED
+
+
+def _is_zpy(view: Any) -> bool:
+    """True for a 找朋友 view (not folded here: the host sends a full one after every batch)."""
+    from engine.zhaopengyou import ZpyView
+
+    return isinstance(view, ZpyView)
