@@ -330,6 +330,9 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "failed_throws": F("[int]", "seats whose throws failed, in order"),
         "settlement": F("ZpySettlement|nil", "after the hand"),
         "bury_count": F("int", "cards to bury (7)"),
+        "suggested_play": F("[card]|nil", "a legal play for this seat when it is to play (the "
+                                          "host's first legal option, for simple clients), "
+                                          "else nil"),
     },
     "Turn": {
         "hand_no": F("int", "hand number"),

@@ -42,16 +42,8 @@ METHOD_PHASES: dict[str, tuple[ZPhase, ...]] = {
 
 
 # ------------------------------------------------------------------------------ rules
-def options_out(ruleset: RuleSet) -> dict[str, Any]:
-    """The 找朋友 rule options of ``ruleset`` (``ZhaoPengyouOptions``) as a name -> value map
-    (tuples as lists)."""
-    from dataclasses import fields
-
-    out = {}
-    for f in fields(ruleset.options):
-        value = getattr(ruleset.options, f.name)
-        out[f.name] = list(value) if isinstance(value, tuple) else value
-    return out
+options_out = codec.options_out
+"""The rule options of a ruleset as a name -> value map (:func:`net.codec.options_out`)."""
 
 
 _RULESETS: dict[tuple[tuple[str, Any], ...], RuleSet] = {}
@@ -202,7 +194,15 @@ def view_out(v: ZpyView, tricks: list[list[Any]] | None = None) -> dict[str, Any
         "failed_throws": list(v.failed_throws),
         "settlement": settlement_out(v.settlement, v.levels, v.buried or ()),
         "bury_count": v.bury_count,
+        "suggested_play": _suggested_play(v),
     }
+
+
+def _suggested_play(v: ZpyView) -> list[str] | None:
+    """The host's first legal play for the seat to play (a hint for simple clients), else None."""
+    if v.phase is not ZPhase.PLAY or not v.my_turn:
+        return None
+    return cards_out(next(iter(v.play_options())))
 
 
 def view_in(d: Mapping[str, Any]) -> ZpyView:

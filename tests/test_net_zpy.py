@@ -401,3 +401,37 @@ def test_old_clients_are_refused_at_a_zpy_table_with_a_coded_error():
             assert e.value.name == "BAD_PARAMS" and "0..3" in str(e.value)
             await close_all([c])
     run(main(), 60)
+
+
+# ------------------------------------------------------------------------------ raw client
+def test_the_raw_client_example_plays_a_seat_of_a_real_host(tmp_path):
+    """docs/zpy_raw_client.py (socket + msgpack only, run as its own process from a folder
+    without the project) plays two hands at a 找朋友 table of four AIs."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "zpy_raw_client.py"
+    shutil.copy(Path(__file__).resolve().parent.parent / "docs" / "zpy_raw_client.py", script)
+
+    async def main() -> None:
+        async with running_server([zpy_table(max_hands=2,
+                                             ai_seats={i: "first-legal" for i in (0, 1, 3, 4)})]) as srv:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(script), LOOPBACK, str(srv.port), "--seat", "2",
+                "--hands", "2", "--timeout", "60", cwd=str(tmp_path),
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            try:
+                out, err = await asyncio.wait_for(proc.communicate(), 90)
+            finally:
+                if proc.returncode is None:
+                    proc.kill()
+            text = out.decode()
+            assert proc.returncode == 0, (text, err.decode())
+            assert "seat 2 at table 'Z'" in text
+            assert "hand 1 settled" in text and "hand 2 settled" in text
+            room = srv.rooms[0]
+            assert room.match is not None and len(room.match.results) == 2
+            # (no turn timers at this table: had the raw client not made its own moves, no
+            # hand would have ended)
+    run(main(), 120)
