@@ -562,6 +562,10 @@ def run_host(ns: argparse.Namespace) -> int:
     hooks = _hooks(ns)
     if not ns.headless and hooks is None:
         return _no_window("host")
+    if zpy and not ns.headless and not getattr(hooks, "plays_zhaopengyou", False):
+        print("hongwu host: 找朋友 (--ruleset zhaopengyou) has no table window yet: add "
+              "--headless (and --ai SEAT=AI for the seats nobody joins)", file=sys.stderr)
+        return 2
     announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
     config = host_config(ns)
     host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port)

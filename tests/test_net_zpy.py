@@ -435,3 +435,37 @@ def test_the_raw_client_example_plays_a_seat_of_a_real_host(tmp_path):
             # (no turn timers at this table: had the raw client not made its own moves, no
             # hand would have ended)
     run(main(), 120)
+
+
+def test_no_hand_is_dealt_once_the_game_is_over():
+    """When a settlement ends the game the table keeps its seats but deals no further hand;
+    the Table's Match says so."""
+    async def main() -> None:
+        async with running_server([zpy_table(ai_seats={i: "first-legal" for i in (1, 2, 3, 4)})]) as srv:
+            room = srv.rooms[0]
+            hands = keep_hands(room)
+            points = room._hand_points
+
+            def end_game(g: Any) -> list[int]:  # the first hand ends the game
+                out = points(g)
+                room.match.game_over, room.match.winners = True, (0,)
+                return out
+
+            room._hand_points = end_game  # type: ignore[method-assign]
+            c = await rconnect(srv, "p", seat=0)
+            bot = Bot(c, ZRandom(0, 1), hands=2)
+            task = asyncio.ensure_future(bot.run(60))
+            for _ in range(400):  # bounded: 40 s, until hand 1 is over and the seat ready again
+                if bot.hands_done == 1 and room.seats[0].ready:
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.5)  # every seat is ready: a hand would be dealt at once
+            assert not task.done() and bot.hands_done == 1
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            assert len(hands) == 1 and room.hand_no == 1 and not room.in_hand
+            m = room.table_wire()["match"]
+            assert m["game_over"] and m["winners"] == [0] and m["hand_no"] == 1
+            assert all(s.ready or s.kind == "ai" for s in room.seats)
+            await close_all([c])
+    run(main(), 60)
