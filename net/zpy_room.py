@@ -118,6 +118,7 @@ class ZpyRoom(Room):
                 "winners": list(m.winners)}
 
     def table_wire(self) -> dict[str, Any]:
+        """The ``Table`` map with the 找朋友 timers, ``ruleset`` and the ``Match`` standings."""
         out = super().table_wire()
         t = self.config.timers
         out["timers"] = {**out["timers"], "deal": float(t.deal),
@@ -127,6 +128,7 @@ class ZpyRoom(Room):
         return out
 
     def summary(self) -> dict[str, Any]:
+        """The ``TableSummary`` map with ``ruleset`` and ``seats`` (5)."""
         out = super().summary()
         out["ruleset"] = ZPY
         out["seats"] = len(self.seats)
@@ -142,6 +144,7 @@ class ZpyRoom(Room):
         return out
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The ``Snapshot`` map for ``seat``, its ``turn`` as that seat may see it."""
         out = super().snapshot(seat)
         out["turn"] = self.turn_wire(seat)
         return out

@@ -469,3 +469,28 @@ def test_no_hand_is_dealt_once_the_game_is_over():
             assert all(s.ready or s.kind == "ai" for s in room.seats)
             await close_all([c])
     run(main(), 60)
+
+
+def test_host_command_line_builds_a_zpy_table():
+    import argparse
+
+    from net.cli import add_host_parser, host_config, zpy_option_arg, zpy_result_line
+
+    parser = argparse.ArgumentParser()
+    add_host_parser(parser.add_subparsers())
+    ns = parser.parse_args(["host", "--headless", "--ruleset", "zhaopengyou", "--option",
+                            "counter_declare=off", "--option", "must_play_levels=5,K",
+                            "--timer-deal", "1.5", "--ai", "4=basic"])
+    table = host_config(ns).tables[0]
+    assert table.ruleset == "zhaopengyou" and table.ai_seats == {4: "basic"}
+    assert table.options == {"counter_declare": "off", "must_play_levels": ["5", "K"]}
+    assert table.timers.deal == 1.5 and table.timers.counter == 10.0
+    assert zpy_option_arg("self_overbid=no") == ("self_overbid", False)
+    for bad in ("nonsense=1", "threshold=x", "declaration_mode=sometimes", "novalue"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            zpy_option_arg(bad)
+    line = zpy_result_line(3, {"dealer_side": [1, 3], "catcher_points": 130, "winner": "catchers",
+                               "levels_before": [2, 2, 13, 2, 2], "levels": [3, 2, 14, 2, 3],
+                               "alone": False, "game_over": True, "game_winners": [2]})
+    assert line == ("hand 3: dealer side 1,3, catchers 130, catchers win, levels 2 2 K 2 2 -> "
+                    "3 2 A 2 3, game over: seat 2 won")
