@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 from engine.cards import Card, parse_cards
 from engine.events import EVENT_TYPES, Event
 from engine.refusals import Refusal
-from engine.ruleset import RuleOptions, RuleSet, hongwu
+from engine.ruleset import RuleSet, hongwu
 from engine.scoring import Settlement
 from engine.state import (
     Bid, Bury, ChooseTrump, FinishedTrick, IllegalAction, Phase, Play, PlayerView,

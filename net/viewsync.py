@@ -3,7 +3,9 @@
 Protocol 1 sends a full ``view`` after every change; protocol 2 sends one when a hand is dealt
 and on request (``snapshot``), and otherwise only the events, which the client folds into its
 view itself (:mod:`engine.viewfold`; PROTOCOL.md sections 3 and 12). :class:`ViewTracker`
-handles both, so a bot or a window never cares which version it speaks.
+handles both, so a bot or a window never cares which version it speaks. At a 找朋友 table
+(protocol 3) the host sends a full ``ZpyView`` after every batch, so events are not folded
+there: :meth:`ViewTracker.on_event` only notes them and the next ``view`` is installed.
 
 >>> t = ViewTracker()
 >>> t.view is None
@@ -18,7 +20,7 @@ from engine.events import Event
 from engine.state import PlayerView
 from engine.viewfold import NeedsFullView, advance
 
-from . import codec, zpy_codec
+from . import zpy_codec
 
 
 class Fold(enum.Enum):
