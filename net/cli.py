@@ -640,17 +640,18 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
     def look() -> tuple[Any, ...]:
         seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
                       for s in room.seats)
-        return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats]
+        match = room.match_wire() if hasattr(room, "match_wire") else None  # 找朋友 tables
+        return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats], match
 
     started = settled = 0  # hands reported so far (none is skipped, however short)
     last_seats = None
-    _, _, _, wire = host.call(look)
+    _, _, _, wire, _ = host.call(look)
     print(f"waiting for players; seats: {', '.join(s['kind'] for s in wire)}", flush=True)
     last_missing = missing_seats(wire)
     for line in host_waiting_lines(wire, address):
         print(line, flush=True)
     while True:
-        hand_no, in_hand, seats, wire = host.call(look)
+        hand_no, in_hand, seats, wire, match = host.call(look)
         for line in seat_changes(last_seats, seats):
             print(line, flush=True)
         last_seats = seats
@@ -664,6 +665,12 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
             if settled < started and settled < done:
                 settled += 1
                 print(f"hand {settled} settled", flush=True)
+                if match is not None and match["hand_no"] == settled:
+                    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+                    levels = " ".join(names.get(v, str(v)) for v in match["levels"])
+                    over = (f", game over: seat {', '.join(map(str, match['winners']))} won"
+                            if match["game_over"] else "")
+                    print(f"levels after hand {settled}: {levels}{over}", flush=True)
             else:
                 started += 1
                 print(f"hand {started} in play; seats: {', '.join(s[0] for s in seats)}",

@@ -228,3 +228,4 @@ def test_a_zpy_host_process_and_a_headless_basic_join_play_two_hands_of_a_match(
                                   r"([2-9JQKA0-9 ]+)", line) for line in join.lines) if m]
     assert [m.group(1) for m in lines] == ["1", "2"], join.text
     assert lines[0].group(2) == "2 2 2 2 2" and lines[1].group(2) == lines[0].group(3)
+    host.wait_for(rf"^levels after hand 2: {lines[1].group(3).strip()}", 1)
