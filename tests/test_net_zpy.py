@@ -494,3 +494,29 @@ def test_host_command_line_builds_a_zpy_table():
                                "alone": False, "game_over": True, "game_winners": [2]})
     assert line == ("hand 3: dealer side 1,3, catchers 130, catchers win, levels 2 2 K 2 2 -> "
                     "3 2 A 2 3, game over: seat 2 won")
+
+
+def test_the_frozen_zpy_example_frames_still_fit_the_protocol():
+    """net/fixtures/zpy_frames_v3.json (real frames recorded by tools/record_zpy_frames.py, one
+    of each kind a 找朋友 seat receives) match the protocol-3 schemas and decode with the codec."""
+    import json
+    from pathlib import Path
+
+    import net
+
+    path = Path(net.__file__).resolve().parent / "fixtures" / "zpy_frames_v3.json"
+    examples = json.loads(path.read_text("utf-8"))
+    kinds = {e["example"] for e in examples}
+    assert {"response:hello", "event:card_dealt", "event:declared", "event:friend_revealed",
+            "view:deal", "view:play", "turn:deal", "turn:counter"} <= kinds
+    for e in examples:
+        doc = e["frame"]
+        if doc[0] == protocol.RESPONSE:
+            check_type(doc[3], protocol.METHODS["hello"].result)
+            continue
+        method, params = doc[1], doc[2]
+        protocol.check_fields(params, protocol.NOTIFICATIONS[method], e["example"])
+        if method == "event":
+            zpy_codec.event_in(params["event"])
+        elif method == "view":
+            assert zpy_codec.view_in(params["view"]).phase.value == params["view"]["phase"]
