@@ -110,28 +110,29 @@ def cards_in(doc: Any) -> list[str]:
     return out
 
 
-def allowed(hand: ZpyHand, seat: int | None, k: int) -> set[str]:
-    """The card texts ``seat`` may have seen after the first ``k`` events of ``hand``: its own
-    dealt cards, the kitty it took, flipped kitty, declared cards, cards played, failed throws,
-    the buried kitty once settled."""
-    ok: set[str] = set()
-    for ev in hand.events[:k]:
-        kind = ev.kind
-        if kind in ("card_dealt", "kitty_taken") and ev.seat == seat:
-            ok.update(map(str, ev.cards))
+def known_from(hand: ZpyHand, seat: int | None) -> dict[str, int]:
+    """For each card text ``seat`` may come to know in ``hand``, the number of events after
+    which it may: its own dealt cards, the kitty it took or buried, a flipped kitty, declared
+    cards, cards played, failed throws, the friend call, the buried kitty once settled."""
+    first: dict[str, int] = {}
+
+    def note(cards: Any, k: int) -> None:
+        for c in cards:
+            first.setdefault(str(c), k)
+
+    for i, ev in enumerate(hand.events):
+        kind, k = ev.kind, i + 1
+        if kind in ("card_dealt", "kitty_taken", "kitty_buried") and ev.seat == seat:
+            note(ev.cards, k)
         elif kind in ("cards_played", "declared", "kitty_flipped"):
-            ok.update(map(str, ev.cards))
+            note(ev.cards, k)
         elif kind == "throw_failed":
-            ok.update(map(str, ev.attempted))
+            note(ev.attempted, k)
         elif kind == "friend_called":
-            ok.add(str(ev.card))
+            note([ev.card], k)
         elif kind == "hand_settled":
-            ok.update(map(str, hand.buried))
-    if seat is not None:  # the kitty cards it buried stay known to it
-        for ev in hand.events[:k]:
-            if ev.kind == "kitty_buried" and ev.seat == seat:
-                ok.update(map(str, ev.cards))
-    return ok
+            note(hand.buried, k)
+    return first
 
 
 def reveal_index(hand: ZpyHand) -> int:
@@ -143,6 +144,7 @@ def check_frames(frames: list[Any], seat: int | None, hands: list[ZpyHand]) -> i
     """Assert that no frame holds a card ``seat`` may not know at that moment and that the
     friend is unknown before the reveal; returns the number of frames with cards checked."""
     by_no = {h.hand_no: h for h in hands}
+    known = {h.hand_no: known_from(h, seat) for h in hands}
     checked = 0
     for doc in frames:
         where = None  # (hand_no, events reflected)
@@ -179,7 +181,8 @@ def check_frames(frames: list[Any], seat: int | None, hands: list[ZpyHand]) -> i
             continue
         h = by_no[where[0]]
         k = where[1]
-        bad = set(found) - allowed(h, seat, k)
+        first = known[where[0]]
+        bad = {c for c in found if first.get(c, 1 << 30) > k}
         assert not bad, (seat, where, sorted(bad))
         if k <= reveal_index(h):  # the friend is nobody's to know yet
             views = [v for v in (body.get("view"), (body.get("snapshot") or {}).get("view"))
@@ -288,6 +291,7 @@ def test_a_seat_that_never_acts_passes_its_windows_and_is_auto_played_after_its_
         timers = Timers(bid=0, trump=0, bury=0.3, play=0.3, deal=0.005, call_friend=0.3,
                         counter=0.005)
         async with running_server([zpy_table(max_hands=1, timers=timers,
+                                             options={"no_declaration": "kitty_flip"},
                                              ai_seats={i: "first-legal" for i in (1, 2, 3, 4)})]) as srv:
             room = srv.rooms[0]
             hands = keep_hands(room)
@@ -520,3 +524,28 @@ def test_the_frozen_zpy_example_frames_still_fit_the_protocol():
             zpy_codec.event_in(params["event"])
         elif method == "view":
             assert zpy_codec.view_in(params["view"]).phase.value == params["view"]["phase"]
+
+
+def test_auto_play_on_request_plays_a_zpy_seat_through_every_decision():
+    """托管 on request: the host's AI takes seat 0's windows, call, bury, counter turns and
+    plays (no turn timers at this table: only auto-play can finish the hand)."""
+    async def main() -> None:
+        async with running_server([zpy_table(max_hands=1, options={"no_declaration": "kitty_flip"},
+                                             ai_seats={i: "first-legal" for i in (1, 2, 3, 4)})]) as srv:
+            room = srv.rooms[0]
+            hands = keep_hands(room)
+            c = await rconnect(srv, "lazy", seat=0)
+            assert await c.call("auto", on=True) == {"seat": 0, "auto": True}
+            await c.call("ready", ready=True)
+            for _ in range(600):  # bounded: 60 s
+                if hands and hands[0].is_over:
+                    break
+                await asyncio.sleep(0.1)
+            assert hands[0].is_over
+            plays = [ev for ev in hands[0].events if ev.kind == "cards_played" and ev.seat == 0]
+            assert len(plays) == len(hands[0].tricks)
+            autos = [d[2] for d in c.frames if d[0] == protocol.NOTIFICATION and d[1] == "auto"]
+            assert autos[0] == {"seat": 0, "on": True, "reason": "request"}
+            assert check_frames(c.frames, 0, hands) > 10
+            await close_all([c])
+    run(main(), 90)
