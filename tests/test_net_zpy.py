@@ -549,3 +549,101 @@ def test_auto_play_on_request_plays_a_zpy_seat_through_every_decision():
             assert check_frames(c.frames, 0, hands) > 10
             await close_all([c])
     run(main(), 90)
+
+
+# ------------------------------------------------------------------------------ a scripted deal
+def _stack(first: int, wants: dict[int, list[str]], seed: int) -> list[Card]:
+    """A 162-card stack in which seat s is dealt ``wants[s]`` first (the rest shuffled)."""
+    from engine.cards import make_deck, parse_cards
+
+    pool = make_deck(3)
+    for cards in wants.values():
+        for c in parse_cards(cards):
+            pool.remove(c)
+    random.Random(seed).shuffle(pool)
+    hands = {s: list(parse_cards(wants.get(s, []))) for s in range(5)}
+    for s in range(5):
+        while len(hands[s]) < 31:
+            hands[s].append(pool.pop())
+    stack: list[Any] = [hands[(first + i) % 5][i // 5] for i in range(155)]
+    return stack + pool
+
+
+class Scripted:
+    """Declares ``declares`` ((min cards dealt, cards) in order) at its first poll once that
+    many cards are out, counters with ``counter``, calls ``call``, buries ``bury`` (default
+    the first 7 cards in order), passes otherwise and plays the first legal play."""
+
+    def __init__(self, seat: int, declares=(), counter=None, call=None, bury=None) -> None:
+        from engine.cards import parse_cards
+
+        self.seat = seat
+        self.declares = [(k, parse_cards(c)) for k, c in declares]
+        self.counter = parse_cards(counter) if counter else None
+        self.call = call
+        self.bury = parse_cards(bury) if bury else None
+
+    def act(self, view: Any) -> Any:
+        seat, phase = self.seat, view.phase
+        if phase is ZPhase.DEAL:
+            if self.declares and view.cards_dealt >= self.declares[0][0]:
+                _, cards = self.declares.pop(0)
+                assert cards in view.legal_declarations
+                return Declare(seat, cards)
+            return Pass(seat)
+        if phase is ZPhase.COUNTER:
+            if self.counter is not None and self.counter in view.legal_declarations:
+                cards, self.counter = self.counter, None
+                return Declare(seat, cards)
+            return Pass(seat)
+        if phase is ZPhase.CALL_FRIEND:
+            return CallFriend(seat, Card.parse(self.call[0]), self.call[1])
+        if phase is ZPhase.BURY:
+            return Bury(seat, self.bury or tuple(sorted(view.hand)[: view.bury_count]))
+        return Play(seat, next(iter(view.play_options())))
+
+
+def test_declarations_a_counter_and_a_rebury_over_the_network():
+    """The spec's worked example dealt to five socket clients: three declarations in the
+    deal, the friend call, the dealer's bury, a counter by seat 1 that takes the kitty and
+    buries again; the kitty reaches only the seat holding it, every frame checked."""
+    stack = _stack(2, {3: ["2H", "2S", "2S"], 1: ["3C", "3C", "4H", "4H"],
+                       0: ["4D", "4D", "KC", "5C", "3S", "6S", "7C", "8C", "9H"]}, seed=11)
+
+    async def main() -> None:
+        async with running_server([zpy_table(max_hands=1)]) as srv:
+            room = srv.rooms[0]
+            hands = keep_hands(room)
+            deal = room._new_hand
+
+            def scripted() -> Any:  # the match's first hand replaced by the scripted deal
+                deal()
+                h = ZpyHand.from_stack(stack, room.ruleset, levels=(4, 3, 3, 2, 2),
+                                       eligible=(0, 1, 3), first_card=2)
+                room.match.hand = h
+                hands[:] = [h]
+                return h
+
+            room._new_hand = scripted  # type: ignore[method-assign]
+            players = [Scripted(0, [(97, "4D 4D")], call=("AS", 1), bury="KC 5C 3S 6S 7C 8C 9H"),
+                       Scripted(1, [(40, "3C 3C")], counter="4H 4H"), Scripted(2),
+                       Scripted(3, [(12, "2H")]), Scripted(4)]
+            clients = [await rconnect(srv, f"p{i}", seat=i) for i in range(5)]
+            bots = [Bot(c, players[i], hands=1) for i, c in enumerate(clients)]
+            await asyncio.gather(*(b.run(60) for b in bots))
+            assert not any(b.errors for b in bots), [b.errors for b in bots]
+            h = hands[0]
+            assert h.is_over and h.dealer == 0 and h.level == 4 and h.trump == "H"
+            declared = [(ev.seat, ev.phase) for ev in h.events if ev.kind == "declared"]
+            assert declared == [(3, "deal"), (1, "deal"), (0, "deal"), (1, "counter")]
+            assert [ev.seat for ev in h.events if ev.kind == "kitty_taken"] == [0, 1]
+            assert h.burier == 1
+            for i, c in enumerate(clients):
+                check_frames(c.frames, i, hands)
+                views = [d[2]["view"] for d in c.frames
+                         if d[0] == protocol.NOTIFICATION and d[1] == "view"]
+                held = [v for v in views if v["kitty"] is not None]
+                assert bool(held) == (i in (0, 1))  # the kitty only to the seats holding it
+                assert all(v["phase"] == "bury" and v["burier"] == i for v in held)
+            await close_all(clients)
+    run(main(), 90)
