@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/net_roundtrip.py
 	$(BIN)/python benchmarks/net_tables.py
 	$(BIN)/python benchmarks/net_hostile.py
+	$(BIN)/python benchmarks/net_zpy.py
 	SDL_VIDEODRIVER=dummy $(BIN)/python benchmarks/career_speed.py
 
 judge: $(STAMP)
