@@ -555,7 +555,9 @@ def run_host(ns: argparse.Namespace) -> int:
     if not zpy and getattr(ns, "option", None):
         print("hongwu host: --option is for --ruleset zhaopengyou", file=sys.stderr)
         return 2
-    seats = 5 if zpy else 4
+    from engine.ruleset import hongwu, zhaopengyou
+
+    seats = (zhaopengyou() if zpy else hongwu()).players
     if any(seat >= seats for seat, _ in ns.ai) or ns.seat >= seats:
         print(f"hongwu host: this table has seats 0..{seats - 1}", file=sys.stderr)
         return 2

@@ -490,6 +490,12 @@ def test_host_command_line_builds_a_zpy_table():
     assert table.options == {"counter_declare": "off", "must_play_levels": ["5", "K"]}
     assert table.timers.deal == 1.5 and table.timers.counter == 10.0
     assert zpy_option_arg("self_overbid=no") == ("self_overbid", False)
+    from net.cli import run_host
+
+    for args in (["host", "--headless", "--ai", "4=basic"],  # 红五 has seats 0..3
+                 ["host", "--headless", "--ruleset", "zhaopengyou", "--rule", "base_score=3"],
+                 ["host", "--headless", "--option", "counter_declare=off"]):
+        assert run_host(parser.parse_args(args)) == 2
     for bad in ("nonsense=1", "threshold=x", "declaration_mode=sometimes", "novalue"):
         with pytest.raises(argparse.ArgumentTypeError):
             zpy_option_arg(bad)
