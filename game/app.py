@@ -982,6 +982,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", type=rule_arg, default=[], metavar="NAME=VALUE",
                    help=RULE_HELP + "; overrides the house rules saved from the new-game screen for "
                         "this run, without saving")
+    from game.career.cli import add_play_options
+
+    add_play_options(p)  # --profile, --stake
     p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
                    help="the game: hongwu (红五三打一, four seats, default) or zhaopengyou (找朋友, five "
                         "seats, three decks; headless for now: five AI seats and --speed instant)")
@@ -992,9 +995,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="zhaopengyou: a rule option (repeatable; RULES.md 找朋友), e.g. "
                         "declaration_mode=first, counter_declare=off, friend_call_time=after_bury")
-    from game.career.cli import add_play_options
-
-    add_play_options(p)  # --profile, --stake
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     try:
         from ai_plugins.capture import add_output_options
