@@ -111,7 +111,8 @@ class ArenaConfig:
     ``user_dir`` (True, False or a path), ``entry_points``: discovery, as for
     :class:`~ai_plugins.manager.AIManager`; ``log_level`` (a ``logging`` level) and
     ``plugin_log`` (a file path or None): how worker processes set up their log
-    (:func:`ai_plugins.capture.configure_logging`).
+    (:func:`ai_plugins.capture.configure_logging`); ``ruleset``: ``"hongwu"`` or
+    ``"zhaopengyou"`` (five seats, three decks; see :mod:`ai_plugins.arena_zpy`).
     """
 
     ais: tuple[str, ...]
@@ -125,6 +126,14 @@ class ArenaConfig:
     entry_points: bool = True
     log_level: int = logging.WARNING
     plugin_log: str | None = None
+    ruleset: str = "hongwu"
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table: the ruleset's players (4 for 红五, 5 for 找朋友)."""
+        from engine.ruleset import hongwu, zhaopengyou
+
+        return (zhaopengyou() if self.ruleset == "zhaopengyou" else hongwu(self.decks)).players
 
     def manager(self) -> AIManager:
         """A plugin manager discovering as configured (``module:object`` AIs loaded too)."""
@@ -178,8 +187,13 @@ def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None,
 
     manager = manager or config.manager()
     ledger = ledger if ledger is not None else FaultLedger(loud=False)
-    ruleset = hongwu(config.decks)
     dseed = deal_seed(config.seed, deal)
+    if config.ruleset == "zhaopengyou":
+        from .arena_zpy import play_zpy_deal
+
+        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed,
+                             ledger)
+    ruleset = hongwu(config.decks)
     out: list[SeatResult] = []
     for j, lineup in enumerate(lineups(len(config.ais))):
         game = Game.new(ruleset, seed=dseed)
@@ -256,6 +270,12 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
     the AIs' display names (default ``config.ais``), made unique by :func:`label_names`.
     """
     labels = label_names(list(names) if names is not None else config.ais)
+    if config.ruleset == "zhaopengyou":
+        from .arena_zpy import summarize_zpy
+
+        lineup_names = ["".join("ABCDE"[i] for i in lu)
+                        for lu in lineups(len(config.ais), config.seats)]
+        return summarize_zpy(config, results, labels, lineup_names)
     letters = "ABCD"
     summary: dict[str, Any] = {
         "seed": config.seed, "decks": config.decks, "deals": len(results),
@@ -299,6 +319,11 @@ def format_faults(summary: dict[str, Any], *, verbose: bool = False) -> list[str
 
 def format_summary(summary: dict[str, Any]) -> list[str]:
     """The table ``hongwu arena`` prints, as lines."""
+    if summary.get("ruleset") == "zhaopengyou":
+        from .arena_zpy import format_zpy_summary
+
+        return format_zpy_summary(summary)
+
     def num(x: Any, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
@@ -432,7 +457,9 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
     """
     if config.decks not in (2, 3):
         raise ValueError("decks must be 2 or 3")
-    lineups(len(config.ais))  # validates the AI count
+    if config.ruleset not in ("hongwu", "zhaopengyou"):
+        raise ValueError(f"unknown ruleset {config.ruleset!r}")
+    lineups(len(config.ais), config.seats)  # validates the AI count
     with capture_output():  # what plugins print while they are discovered stays out
         manager = config.manager()
         report_problems(manager.problems, log)  # once, here; the workers' managers stay quiet
@@ -454,12 +481,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Play duplicate deals between AIs (each deal replayed with the AIs rotated "
                     "through the seats) and print per-AI statistics.")
     p.add_argument("--ai", action="append", required=True, metavar="NAME",
-                   help="an AI name (see 'hongwu ai list') or module:object; give 1 to 4 times")
+                   help="an AI name (see 'hongwu ai list') or module:object; give 1 to 4 times (1 to 5 with --ruleset zhaopengyou)")
     p.add_argument("--hands", type=int, default=100, metavar="N",
                    help="number of deals (default 100), not hands: each deal is played once "
                         "per line-up (2 AIs: 2 line-ups, 3 AIs: 12, 4 AIs: 4), so N deals give "
                         "each AI 4*N hands (16*N with 3 AIs)")
     p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="decks (default 2)")
+    p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
+                   help="hongwu (红五, default) or zhaopengyou (找朋友: five seats, 1 to 5 AIs, "
+                        "ranked by level gain per hand)")
     p.add_argument("--seed", type=int, default=None,
                    help="match seed (default: random, printed so the run can be repeated)")
     p.add_argument("--jobs", type=int, default=None, metavar="J",
@@ -502,6 +532,7 @@ def run_cli(ns: argparse.Namespace) -> int:
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
         log_level=level, plugin_log=getattr(ns, "plugin_log", None),
+        ruleset=getattr(ns, "ruleset", "hongwu"),
     )
     from .cluster import ClusterError, executor_from_args
 

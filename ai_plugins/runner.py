@@ -42,6 +42,7 @@ import pluggy
 
 from engine.cards import ALL_CARDS, SUITS, Card
 from engine.state import Bid, Bury, ChooseTrump, Phase, Play
+from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase
 
 from . import hookspecs
 from .base import PASS, AIError, AISettings, call_factory
@@ -161,9 +162,40 @@ def _plain_card(value: Any) -> Card:
     raise TypeError(f"not a card: {_short(value)}")
 
 
+def _plain_int(value: Any) -> int:
+    """``value`` as an exact ``int`` (not a bool, not a subclass); TypeError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"not an int: {_short(value)}")
+    return int.__int__(value) if isinstance(value, int) else int.__int__(int(value))
+
+
+def _plain_friend_call(answer: Any) -> Any:
+    """A ``choose_friend`` answer as ``(Card, int)``: a
+    :class:`engine.zhaopengyou_rules.FriendCall` (or anything with ``card`` and ``nth``
+    attributes) or a 2-item list/tuple ``(card, nth)``, the card a ``Card`` or card text;
+    else a :class:`_Malformed`. Runs in the worker."""
+    why = f"malformed call {_short(answer)}: expected (card, nth)"
+    try:
+        if isinstance(answer, (list, tuple)):
+            items = list(answer)
+            if len(items) != 2:
+                return _Malformed(why)
+            card, nth = items
+        elif hasattr(answer, "card") and hasattr(answer, "nth"):  # a FriendCall
+            card, nth = answer.card, answer.nth
+        else:
+            return _Malformed(why)
+        return (_plain_card(card), _plain_int(nth))
+    except (ValueError, TypeError) as exc:
+        return _Malformed(f"{why} ({exc})")
+
+
 def _plain_answer(hook: str, answer: Any) -> Any:
     """``answer`` of ``hook`` as plain values: an ``int`` (bid), a ``str`` (trump), a tuple of
-    interned :class:`Card` (bury, play), or a :class:`_Malformed`. Runs in the worker."""
+    interned :class:`Card` (bury, play, and 找朋友's declaration and counter, empty to pass), a
+    ``(Card, int)`` (找朋友's friend call), or a :class:`_Malformed`. Runs in the worker, so
+    that nothing the plugin returned (a list it keeps changing, a ``__eq__`` that lies, a
+    property that loops) is touched by the seat's thread."""
     if hook == "choose_bid":
         if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
             return _Malformed(f"malformed bid {_short(answer)}: expected an int from the legal "
@@ -173,6 +205,8 @@ def _plain_answer(hook: str, answer: Any) -> Any:
         if not isinstance(answer, str):
             return _Malformed(f"malformed trump {_short(answer)}: expected one of S H C D")
         return str.__str__(answer)
+    if hook == "choose_friend":
+        return _plain_friend_call(answer)
     if not isinstance(answer, (list, tuple)):
         return _Malformed(f"malformed {hook[7:]} {_short(answer)}: expected a list of cards")
     try:
@@ -187,7 +221,7 @@ class SafePlayer:
     Arguments:
         ai: the AI object (what a factory returned), or None to play ``basic`` only.
         name: the AI's name, for logs and :class:`Fault` records.
-        seat: 0..n-1.
+        seat: 0..n-1 (n = the ruleset's players).
         budget_s: seconds per decision (float > 0).
         seed: seeds the fallback ``basic`` AI (``random.Random(seed)``).
         max_faults: faults before the seat is switched to ``basic`` permanently (>= 1).
@@ -265,7 +299,7 @@ class SafePlayer:
             if why:
                 self._off_kind = "dropped"
                 self._disable(f"the AI was dropped for this run after {why}", quiet=True)
-        if self._pm is not None and not self.disabled:
+        if self._pm is not None and not self.disabled and self.plays_ruleset(view):
             answer = self._ask(hook, kwargs, view)
             if answer is not _NO_ANSWER:
                 return answer
@@ -294,6 +328,17 @@ class SafePlayer:
             log.exception("seat %d: the fallback AI failed", self.seat)
         return self._last_resort(view)
 
+    def plays_ruleset(self, view: Any) -> bool:
+        """True when the AI object plays the view's ruleset: its ``rulesets`` attribute (a
+        tuple of ruleset names, default :data:`ai_plugins.hookspecs.DEFAULT_RULESETS`, 红五
+        only) names it. Otherwise every decision of that ruleset goes to ``basic`` (no fault)."""
+        name = getattr(getattr(view, "ruleset", None), "name", "hongwu")
+        try:
+            supported = tuple(getattr(self.ai, "rulesets", hookspecs.DEFAULT_RULESETS))
+        except Exception:  # a broken attribute: treat as the default
+            supported = hookspecs.DEFAULT_RULESETS
+        return name in supported
+
     def close(self) -> None:
         """Stop a worker still running (if CPython allows); call when the seat is done.
         A worker that is still alive a moment later is noted in the ledger (it is a daemon
@@ -315,6 +360,18 @@ class SafePlayer:
 
     def _request(self, view: Any) -> tuple[str, dict[str, Any]]:
         phase = view.phase
+        if isinstance(phase, ZPhase):
+            if phase is ZPhase.DEAL:
+                return "choose_declaration", {"view": view, "options": tuple(view.legal_declarations)}
+            if phase is ZPhase.COUNTER:
+                return "choose_counter", {"view": view, "options": tuple(view.legal_declarations)}
+            if phase is ZPhase.CALL_FRIEND:
+                return "choose_friend", {"view": view, "calls": view.friend_calls()}
+            if phase is ZPhase.BURY:
+                return "choose_bury", {"view": view, "count": int(view.bury_count)}
+            if phase is ZPhase.PLAY:
+                return "choose_play", {"view": view, "options": view.play_options()}
+            raise ValueError(f"no decision in phase {phase!r}")
         if phase == Phase.BID:
             return "choose_bid", {"view": view, "bids": tuple(view.legal_bids())}
         if phase == Phase.TRUMP:
@@ -398,6 +455,28 @@ class SafePlayer:
         seat, phase = self.seat, view.phase
         if isinstance(answer, _Malformed):
             return None, answer.why
+        if phase in (ZPhase.DEAL, ZPhase.COUNTER):
+            what = "declaration" if phase is ZPhase.DEAL else "counter"
+            if type(answer) is not tuple:
+                return None, (f"malformed {what} {answer!r}: expected a list of cards "
+                              f"(empty to pass)")
+            if not answer:
+                return Pass(seat), ""
+            if sorted(answer) not in [sorted(o) for o in view.legal_declarations]:
+                return None, f"illegal {what} {[str(c) for c in answer]}: not among the legal ones"
+            return Declare(seat, answer), ""
+        if phase is ZPhase.CALL_FRIEND:
+            if not (type(answer) is tuple and len(answer) == 2 and type(answer[0]) is Card
+                    and type(answer[1]) is int):
+                return None, f"malformed call {answer!r}: expected (card, nth)"
+            card, nth = answer
+            if (card, nth) not in set(view.friend_calls()):
+                return None, f"illegal call {card} #{nth}: not among the valid calls"
+            return CallFriend(seat, card, nth), ""
+        if phase is ZPhase.BURY:
+            phase = Phase.BURY
+        elif phase is ZPhase.PLAY:
+            phase = Phase.PLAY
         if phase == Phase.BID:
             if type(answer) is not int:
                 return None, f"malformed bid {answer!r}: expected an int from the legal bids or 0"
@@ -437,6 +516,13 @@ class SafePlayer:
         """Some legal action without any AI (used only if ``basic`` itself fails)."""
         phase = view.phase
         try:
+            if phase in (ZPhase.DEAL, ZPhase.COUNTER):
+                return Pass(self.seat)
+            if phase is ZPhase.CALL_FRIEND:
+                card, nth = view.friend_calls()[0]
+                return CallFriend(self.seat, card, nth)
+            if phase is ZPhase.BURY:
+                return Bury(self.seat, tuple(view.hand[: int(view.bury_count)]))
             if phase == Phase.BID:
                 return Bid(self.seat, None)
             if phase == Phase.TRUMP:
@@ -513,9 +599,10 @@ def make_player(manager: Any, name: str, seat: int, budget_s: float = DEFAULT_BU
 
 
 def play_hand(game: Any, players: Sequence[Any], *, max_actions: int = 10_000) -> Any:
-    """Drive ``game`` (an :class:`engine.state.Game`) to its end with ``players[seat].act``.
+    """Drive ``game`` (an :class:`engine.state.Game` or a 找朋友
+    :class:`engine.zhaopengyou.ZpyHand`) to its end with ``players[seat].act``.
 
-    ``players`` is indexed by seat (4 objects with ``act(view)``; :class:`SafePlayer` also has
+    ``players`` is indexed by seat (one per seat of the ruleset, objects with ``act(view)``; :class:`SafePlayer` also has
     ``fallback_action``). An action the engine rejects (``IllegalAction``) is replaced by the
     player's fallback. Returns ``game.settlement``. Raises RuntimeError if the game does not
     end within ``max_actions`` actions (an engine or fallback bug, never a plugin's).
@@ -523,7 +610,7 @@ def play_hand(game: Any, players: Sequence[Any], *, max_actions: int = 10_000) -
     from engine.state import IllegalAction
 
     for _ in range(max_actions):
-        if game.phase == Phase.SETTLE:
+        if game.is_over:
             return game.settlement
         seat = game.to_act
         view = game.view(seat)
