@@ -303,3 +303,21 @@ def test_cli_options_are_the_zhaopengyou_options(capsys):
     assert "NAME=VALUE" in capsys.readouterr().err
     assert main(args + ["--rule", "base_score=3"]) == 2  # 红五's house rules do not apply
     assert main(["play", "--seats", "basic,basic,basic,basic", "--hands", "1", "--option", "step=1"]) == 2
+
+
+def test_the_plugins_md_example_plays_zhaopengyou(tmp_path):
+    import re
+
+    text = (ROOT / "PLUGINS.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class FriendlyAI" in b)
+    write_plugin(tmp_path, "friendly", block + '''
+@hookimpl
+def register_ais(register):
+    register("friendly", lambda settings: FriendlyAI())
+''')
+    manager = manager_for(tmp_path)
+    match = ZpyMatch(seed=2, max_hands=2)
+    players = _players(manager, ["friendly"] * 5)
+    play_match(match, players)
+    assert all(not p.faults for p in players)
+    assert any(p.decisions > p.fallbacks for p in players)  # it made decisions of its own

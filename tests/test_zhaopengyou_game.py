@@ -490,3 +490,27 @@ def test_clone_and_from_view_replay_the_same_hand():
     assert twin.friend == hand.friend == rebuilt.friend
     with pytest.raises(ValueError):
         ZpyHand.from_view(view, [hand.hands[s] for s in range(5)])  # sizes no longer match
+
+
+def test_friend_points_before_the_reveal_and_the_lone_dealer():
+    found_friend = found_alone = False
+    for seed in range(60):
+        hand = ZpyHand.new(seed=seed)
+        rng = random.Random(seed)
+        play_out(hand, rng)
+        rev = [e for e in hand.events if isinstance(e, FriendRevealed)]
+        assert len(rev) == 1  # told once: at the Nth copy, or at the end when it never came
+        if hand.friend is not None:
+            k = rev[0].trick_no  # tricks finished before the trick of the reveal
+            want = sum(t.points for t in hand.tricks[:k - 1] if t.winner == hand.friend)
+            assert hand.friend_points_before == want
+            assert hand.settlement.dealer_side == tuple(sorted((hand.dealer, hand.friend)))
+            found_friend = True
+        else:
+            assert hand.alone and rev[0].alone and rev[0].seat == hand.dealer
+            assert hand.settlement.dealer_side == (hand.dealer,)
+            assert all(hand.view(s).friend is None and hand.view(s).alone for s in range(5))
+            found_alone = True
+        if found_friend and found_alone:
+            return
+    pytest.fail("60 random hands gave no friend or no lone dealer")
