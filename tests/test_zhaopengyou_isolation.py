@@ -16,7 +16,6 @@ import pytest
 from ai_helpers import manager_for, write_plugin
 from ai_plugins.isolation import PrivateZpyView, private_args, private_view
 from ai_plugins.runner import SafePlayer, make_player, play_hand
-from engine.cards import Card
 from engine.ruleset import zhaopengyou
 from engine.zhaopengyou import ZPhase, ZpyHand, result_line
 
