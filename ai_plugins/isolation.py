@@ -7,7 +7,7 @@ holds (the :class:`~engine.ruleset.RuleSet`, each :class:`~engine.state.Finished
 settlement) and for the cached :class:`~engine.order.TrumpContext` that ``view.ctx`` returns.
 The runner therefore hands every decision hook a *private copy* (:func:`private_view`), and
 keeps the engine's own view for validating the answer and for the stand-in ``basic`` AI
-(PLUGINS.md "Safety rules"). The same holds for 找朋友's :class:`engine.zhaopengyou.ZpyView`
+(PLUGINS.md "Safety rules"). The same holds for 找朋友's :class:`engine.zhaopengyou_view.ZpyView`
 (copied as a :class:`PrivateZpyView`, whose ``ctx`` is private too).
 
 What is copied: every object reachable from the view's fields that Python code can change
@@ -34,7 +34,7 @@ from typing import Any
 
 from engine.order import TrumpContext
 from engine.state import PlayerView
-from engine.zhaopengyou import ZpyView
+from engine.zhaopengyou_view import ZpyView
 
 from engine.cards import Card
 from engine.ruleset import RuleOptions
@@ -179,7 +179,7 @@ class PrivateView(PlayerView):
 
 
 class PrivateZpyView(ZpyView):
-    """A 找朋友 :class:`~engine.zhaopengyou.ZpyView` made for one decision of one plugin, as
+    """A 找朋友 :class:`~engine.zhaopengyou_view.ZpyView` made for one decision of one plugin, as
     :class:`PrivateView` is for 红五: the same fields, properties and methods
     (``friend_calls()``, ``play_options()``, ``dealer_side()``...), with a
     :class:`~engine.order.TrumpContext` of its own once the deal has ended. Made by
@@ -205,7 +205,7 @@ _PRIVATE_CLASSES: dict[type, type] = {PlayerView: PrivateView, PrivateView: Priv
 
 def private_view(view: PlayerView | ZpyView) -> PrivateView | PrivateZpyView:
     """A :class:`PrivateView` (for a 红五 :class:`~engine.state.PlayerView`) or a
-    :class:`PrivateZpyView` (for a 找朋友 :class:`~engine.zhaopengyou.ZpyView`) with the fields
+    :class:`PrivateZpyView` (for a 找朋友 :class:`~engine.zhaopengyou_view.ZpyView`) with the fields
     of ``view``, sharing nothing changeable with it (see :func:`private_copy`). Raises
     TypeError if a field holds something uncopyable or ``view`` is another kind of object."""
     cls = _PRIVATE_CLASSES.get(type(view))

@@ -458,7 +458,7 @@ class SafePlayer:
         if phase in (ZPhase.DEAL, ZPhase.COUNTER):
             what = "declaration" if phase is ZPhase.DEAL else "counter"
             if type(answer) is not tuple:
-                return None, (f"malformed {what} {answer!r}: expected a list of cards "
+                return None, (f"malformed {what} {_short(answer)}: expected a list of cards "
                               f"(empty to pass)")
             if not answer:
                 return Pass(seat), ""
@@ -468,7 +468,7 @@ class SafePlayer:
         if phase is ZPhase.CALL_FRIEND:
             if not (type(answer) is tuple and len(answer) == 2 and type(answer[0]) is Card
                     and type(answer[1]) is int):
-                return None, f"malformed call {answer!r}: expected (card, nth)"
+                return None, f"malformed call {_short(answer)}: expected (card, nth)"
             card, nth = answer
             if (card, nth) not in set(view.friend_calls()):
                 return None, f"illegal call {card} #{nth}: not among the valid calls"

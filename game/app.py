@@ -183,8 +183,10 @@ class App:
             self.show_menu()
             log.info("client started at the menu: speed=%s lang=%s", self.speed, self.lang)
 
-    def _open_table(self, table: Any = None) -> None:
-        """Show ``table`` (default: a LocalTable from the options) in a new table scene."""
+    def _open_table(self, table: Any = None, chat: Any = None) -> None:
+        """Show ``table`` (default: a LocalTable from the options) in a new table scene.  A
+        table that carries chat (a LAN ``RemoteTable``: ``take_chats``) gets the chat panel,
+        over ``chat`` (a :class:`game.chat.ChatSession`, e.g. the lobby's) or a new session."""
         from game.scenes.table_scene import TableScene
 
         options = self.options
@@ -208,6 +210,12 @@ class App:
 
         extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
         self._demo = getattr(table, "seat", None) is None
+        if callable(getattr(table, "take_chats", None)) and hasattr(self.scene, "attach_chat"):
+            from game.chat import ChatSession
+            from game.chat_panel import ChatPanel
+
+            session = chat if chat is not None else ChatSession(table, time.monotonic)
+            self.scene.attach_chat(ChatPanel(session, self.window.get_size))
 
     # -- window -------------------------------------------------------------------------------
     def _open_window(self, options: Options):
@@ -253,12 +261,18 @@ class App:
 
         zh = self.lang == "zh"
         on = self.sound_on()
-        return [
+        items = [
             ("menu", _("Menu"), "menu", ""),
             ("lang", "English" if zh else "中文", None, "EN" if zh else "中文"),
             ("sound", _("On") if on else _("Off"), "sound_on" if on else "sound_off", "", bool(self.audio.available)),
             ("speed", _(self.speed), "speed", None),
         ]
+        chat = getattr(self.scene, "chat", None)
+        if chat is not None:  # a LAN table: the chat panel (T), with the unread count
+            n = chat.session.unread
+            label = _("Chat") + (f" ({n})" if n else "")
+            items.insert(1, ("chat", label, None, label))
+        return items
 
     def _on_toolbar(self, key: str) -> None:
         from game import i18n
@@ -266,6 +280,9 @@ class App:
 
         if key == "menu":
             self.open_pause()
+        elif key == "chat" and getattr(self.scene, "chat", None) is not None:
+            self.scene.chat.toggle()
+            self.scene._chat_refresh(force=True)
         elif key == "lang":
             self.lang = i18n.set_language("en" if self.lang == "zh" else "zh")
             self._set_caption()
@@ -660,14 +677,15 @@ class App:
         self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved)
         log.info("new game: seats=%s decks=%s difficulty=%s rules=%s", seats, decks, difficulty, rules)
 
-    def start_remote(self, table: Any, lan: Any = None) -> None:
-        """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host)."""
+    def start_remote(self, table: Any, lan: Any = None, chat: Any = None) -> None:
+        """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host);
+        ``chat`` is the lobby's :class:`game.chat.ChatSession` (history and mutes carry on)."""
         self.close_session()
         self.hands_done = 0
         self.results = []
         self.screens = []
         self.game_clock.resume()
-        self._open_table(table)
+        self._open_table(table, chat=chat)
         self._lan = lan
 
     def close_session(self) -> None:

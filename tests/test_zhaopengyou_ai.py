@@ -321,3 +321,41 @@ def register_ais(register):
     play_match(match, players)
     assert all(not p.faults for p in players)
     assert any(p.decisions > p.fallbacks for p in players)  # it made decisions of its own
+
+
+def test_a_plugin_gets_a_private_zhaopengyou_view(tmp_path):
+    write_plugin(tmp_path, "meddler", """
+        from engine.zhaopengyou_view import ZpyView
+
+        class Meddler:
+            rulesets = ("hongwu", "zhaopengyou")
+            def _spoil(self, view):
+                with open(LOG, "a") as fh:
+                    fh.write(f"{type(view).__name__} {isinstance(view, ZpyView)}" + chr(10))
+                object.__setattr__(view, "hand", ())
+                view.__dict__["levels"] = (14,) * 5
+
+            def choose_declaration(self, view, options):
+                self._spoil(view)
+                return None
+
+            def choose_play(self, view, options):
+                ctx = view.ctx
+                self._spoil(view)
+                object.__setattr__(ctx, "VAL", ())  # its own copy of the card order
+                return None
+
+        @hookimpl
+        def register_ais(register):
+            register("meddler", lambda settings: Meddler())
+    """.replace("LOG", repr(str(tmp_path / "seen.txt"))))
+    manager = manager_for(tmp_path)
+    hand = ZpyHand.new(seed=6)
+    levels = hand.levels
+    players = _players(manager, ["meddler"] * 5)
+    play_hand(hand, players)
+    assert hand.is_over and hand.levels == levels
+    assert all(not p.faults for p in players)
+    assert hand.ctx.VAL and sum(hand.points_won) + sum(c.points for c in hand.kitty) == 300
+    seen = set((tmp_path / "seen.txt").read_text().splitlines())
+    assert seen == {"PrivateZpyView True"}  # asked, with a private 找朋友 view each time
