@@ -105,7 +105,7 @@ def draw_levels_chart(surface: Any, rect: Any, series_per_seat: Sequence[Sequenc
     2..14; 11–14 are J Q K A) before the first hand, then after each hand (all seats the same
     length; :attr:`game.career.zpy_stats.ZpyStats.levels`). Into ``rect`` (a pygame Rect or
     (x, y, w, h)) of ``surface``: background, one faint line per level in range, axes, one
-    step line per seat; with ``font`` the level names, the hand count, ``title`` and a legend
+    line per seat (a dot per hand); with ``font`` the level names, the hand count, ``title`` and a legend
     of ``labels`` (per seat; default "seat N"). ``highlight``: a seat drawn thicker (the
     profile's). ``colors``: ``background``, ``axis``, ``grid`` and ``seats`` (a list). Returns
     the plot area Rect; empty series draw the axes only."""
@@ -145,14 +145,11 @@ def draw_levels_chart(surface: Any, rect: Any, series_per_seat: Sequence[Sequenc
         if len(s) < 2:
             continue
         off = (i - (len(seats) - 1) / 2) * 2  # a small vertical offset so equal levels stay apart
-        xy = []
-        for k, v in enumerate(s):
-            x = plot.x + int(k * (plot.w - 1) / steps)
-            y = int(y_of(v) + off)
-            if xy:
-                xy.append((x, xy[-1][1]))  # a step: the level holds until the hand ends
-            xy.append((x, y))
-        pygame.draw.lines(surface, palette[i % len(palette)], False, xy, 4 if i == highlight else 2)
+        xy = [(plot.x + int(k * (plot.w - 1) / steps), int(y_of(v) + off)) for k, v in enumerate(s)]
+        c = palette[i % len(palette)]
+        pygame.draw.lines(surface, c, False, xy, 4 if i == highlight else 2)
+        for p in xy:  # a dot per hand
+            pygame.draw.circle(surface, c, p, 4 if i == highlight else 3)
     if font:
         img = font.render(f"{steps if any(len(s) > 1 for s in seats) else 0}", True, col["axis"])
         surface.blit(img, (plot.right - img.get_width(), plot.bottom + 4))
@@ -163,7 +160,7 @@ def draw_levels_chart(surface: Any, rect: Any, series_per_seat: Sequence[Sequenc
         for i, name in enumerate(names[:len(seats)]):
             c = palette[i % len(palette)]
             pygame.draw.rect(surface, c, (x, y + line_h // 3, 14, 4 if i != highlight else 6))
-            img = font.render(str(name), True, col["axis"])
+            img = font.render(f"{i} {name}", True, col["axis"])
             surface.blit(img, (x + 18, y))
             x += 18 + img.get_width() + 16
     return plot

@@ -257,7 +257,7 @@ def run_zpy_stats(ns: argparse.Namespace) -> int:
         from game.career.chart import save_levels_chart
 
         try:
-            save_levels_chart(ns.plot, st.levels, title=f"{st.profile}: 找朋友 match {st.match_id or '-'} levels",
+            save_levels_chart(ns.plot, st.levels, title=f"{st.profile}: Finding Friends match {st.match_id or '-'}, levels per seat",
                               labels=st.match_seats or None, highlight=me)
         except Exception as exc:  # pygame.error or OSError: say so, no traceback
             print(f"hongwu stats: cannot write {ns.plot}: {exc}", file=sys.stderr)
