@@ -146,8 +146,21 @@ def replay_lines(hand: ZpyHand, **extra: Any) -> list[str]:
     """The replay of a settled ``hand`` as lines (no newlines): header, then one action a line."""
     lines = [json.dumps(header_for(hand, **extra), ensure_ascii=False, separators=(",", ":"))]
     acts = actions_from_events(hand.events, since_last_redeal=hand.seed is None)
-    lines += [json.dumps(action_dict(a), separators=(",", ":")) for a in acts]
+    lines += [_action_line(a) for a in acts]
     return lines
+
+
+def _action_line(action: ZpyAction) -> str:
+    """``json.dumps(action_dict(action), separators=(",", ":"))``, formatted directly (a hand
+    has up to ~1,500 lines, most of them passes; card texts and ints need no escaping)."""
+    t = type(action)
+    if t is Pass:
+        return f'{{"a":"pass","seat":{action.seat}}}'
+    if t is CallFriend:
+        return f'{{"a":"call","seat":{action.seat},"card":"{action.card}","nth":{action.nth}}}'
+    kind = "play" if t is Play else "bury" if t is Bury else "declare"
+    cards = ",".join(f'"{c}"' for c in action.cards)
+    return f'{{"a":"{kind}","seat":{action.seat},"cards":[{cards}]}}'
 
 
 def dumps(hand: ZpyHand, **extra: Any) -> str:
