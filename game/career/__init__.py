@@ -9,7 +9,7 @@ The client's entry points (all take an open :class:`Store`; ``open_store()`` ope
   ``store.current_profile()``, ``store.set_avatar(name, avatar)``; :data:`AVATARS`;
 - titles: :func:`profile_summary` (title, next title, progress), ``engine.titles.promotions``;
 - coins: :func:`start_refusal` (the daily cap), :class:`Recorder` (records hands);
-- records and statistics: ``store.records(profile_id, last=None)``, :func:`stats`;
+- records and statistics: ``store.records(profile_id, last=None, ruleset=None)``, :func:`stats`;
 - the chart: :func:`draw_points_chart(surface, rect, series, font=..., title=...)`;
 - replays: :func:`load_replay` (record id or file) -> ``engine.replay.Replay`` (红五) or
   ``engine.replay_zpy.ZpyReplay`` (找朋友), then ``engine.replay.frames(replay)`` to step

@@ -220,7 +220,10 @@ class Record:
     ``bid``; ``trump``; ``points`` (card points the dealer took, kitty included when it
     counted); ``dealer_final``; ``game_points`` and ``coins`` (per seat); ``stake``;
     ``my_points``/``my_coins`` (the profile's); ``total_after`` (its accumulated points after
-    the hand); ``red_fives_won``/``red_fives_lost`` (captures by / from the profile's seat)."""
+    the hand); ``red_fives_won``/``red_fives_lost`` (captures by / from the profile's seat).
+    A 找朋友 row (``ruleset`` "zhaopengyou", schema v3) has bid 0, no game points or coins,
+    ``points`` = the catchers' points, ``dealer_final`` = the profile's levels gained and
+    ``trump`` "NT" for no-trump; the rest is in :meth:`Store.zpy_hands`."""
 
     id: int
     time: float
