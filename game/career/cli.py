@@ -193,6 +193,13 @@ def add_stats_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
+def _title_reached(title: dict) -> str:
+    """One entry of ``stats``' titles line: the title and the record that reached it,
+    ``穿鞋 (#2)``; the first title, held from the start, has no record."""
+    rid = title.get("record_id")
+    return title["title"] if rid is None else f"{title['title']} (#{rid})"
+
+
 def run_stats(ns: argparse.Namespace) -> int:
     """Run ``hongwu stats``; returns the exit code."""
     from game.career import CareerError, stats
@@ -232,7 +239,7 @@ def run_stats(ns: argparse.Namespace) -> int:
     for label, h in (("best", st.best), ("worst", st.worst)):
         print(f"{label} hand: " + (f"#{h['id']} {h['game_points']:+d} game points" if h else "-"))
     print(f"red fives captured: {st.red_fives_won}, lost: {st.red_fives_lost}\ncoins: {st.coins:+,}\n"
-          f"points: {st.points}\ntitles reached: " + ", ".join(t["title"] for t in st.titles))
+          f"points: {st.points}\ntitles reached: " + ", ".join(_title_reached(t) for t in st.titles))
     if ns.plot:
         print(f"chart written to {ns.plot}")
     return 0
