@@ -354,7 +354,8 @@ def write_plot(summary: dict[str, Any], path: str | Path) -> None:
 
     ranked = sorted(summary["ratings"].items(), key=lambda kv: -kv[1]["rating"])
     rows = [(label, s["rating"], s["low"], s["high"]) for label, s in ranked]
-    game = "找朋友 " if summary.get("ruleset") == "zhaopengyou" else ""
+    # the chart's bitmap font is ASCII only: the ruleset by its ASCII name
+    game = "zhaopengyou " if summary.get("ruleset") == "zhaopengyou" else ""
     title = f"{game}league ratings, {summary['deals']} deals per pair, seed {summary['seed']}"
     Path(path).write_bytes(interval_chart(rows, title))
 
