@@ -787,7 +787,7 @@ class App:
         self.screens = []
         self.game_clock.resume()
         if self.options.recorder is None and self.career.current() is not None:
-            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (no stake at LAN tables)
+            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (a staked host sends its coins)
         self._open_table(table, chat=chat)
         self._lan = lan
 
