@@ -576,7 +576,8 @@ class Room:
         live = bool(grace and grace > 0) and not self.closed and not self.in_hand and waiting
         for st in self.seats:
             holdout = (live and st.kind == "human" and st.session is not None
-                       and not st.ready and not st.session.host)
+                       and not st.ready and not st.session.host
+                       and not st.capped)  # a capped player may not be made ready (§12)
             handle = self._ready_timers.get(st.index)
             if holdout and handle is None:
                 self._ready_timers[st.index] = self.server.loop.call_later(
@@ -591,7 +592,7 @@ class Room:
         self._ready_timers.pop(seat, None)
         st = self.seats[seat]
         if (self.closed or self.in_hand or st.kind != "human" or st.token != token
-                or st.session is None or st.ready):
+                or st.session is None or st.ready or st.capped):
             return
         st.ready = True  # for this hand: after it the player is asked again
         log.info("%s: seat %d (%s) did not say ready in time: auto-played", self.name, seat,
