@@ -776,9 +776,7 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
         seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
                       for s in room.seats)
         match = room.match_wire() if hasattr(room, "match_wire") else None  # 找朋友 tables
-        coins = getattr(room, "hand_coins", None)
-        if coins is not None and not room.in_hand:
-            coins_seen[room.hand_no] = list(coins)
+        coins_seen.update(getattr(room, "coins_by_hand", {}))  # staked tables
         return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats], match
 
     coins_seen: dict[int, list[int]] = {}  # hand -> the coins of a staked table
@@ -813,7 +811,7 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
                 settled += 1
                 print(f"hand {settled} settled", flush=True)
                 if settled in coins_seen:
-                    coins = coins_seen.pop(settled)
+                    coins = coins_seen[settled]
                     print(f"coins after hand {settled}: [{','.join(f'{c:+,}' for c in coins)}]",
                           flush=True)
                 if match is not None and match["hand_no"] == settled:
@@ -1019,6 +1017,10 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     def show(method: str, params: dict[str, Any]) -> None:
         if method == "event" and params["event"]["kind"] == "hand_settled":
             print(result_line(params["hand_no"], params["event"]["settlement"]), flush=True)
+            coins = params["event"]["settlement"].get("coins")  # a staked table (RULES.md §12)
+            if isinstance(coins, list):
+                print(f"coins after hand {params['hand_no']}: [{','.join(f'{c:+,}' for c in coins)}]",
+                      flush=True)
         elif method == "table":
             table.clear()
             table.update(params["table"])

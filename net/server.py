@@ -330,6 +330,7 @@ class Room:
         self.closed = False
         self.journal: Any = None  # net.journal.TableLog when the host keeps a journal
         self.hand_coins: list[int] | None = None  # staked table: coins per seat of the settled hand
+        self.coins_by_hand: dict[int, list[int]] = {}  # the last few hands' coins (host console)
         if config.stake < 0:
             raise ValueError("stake: coins per game point, 0 or more")
         for seat, ai in config.ai_seats.items():
@@ -835,6 +836,9 @@ class Room:
         try:
             self.hand_coins = ledger.settle(self.name, self.hand_no, self._hand_points(g), names,
                                             self.config.stake, self.server.clock())
+            self.coins_by_hand[self.hand_no] = list(self.hand_coins)
+            for old in [h for h in self.coins_by_hand if h <= self.hand_no - 16]:
+                del self.coins_by_hand[old]
         except Exception:
             log.exception("%s: hand %d: the coins could not be recorded", self.name, self.hand_no)
 
