@@ -776,7 +776,8 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
         seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
                       for s in room.seats)
         match = room.match_wire() if hasattr(room, "match_wire") else None  # 找朋友 tables
-        coins_seen.update(getattr(room, "coins_by_hand", {}))  # staked tables
+        coins_seen.clear()  # staked tables: the room keeps the last 16 hands' coins
+        coins_seen.update(getattr(room, "coins_by_hand", {}))
         return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats], match
 
     coins_seen: dict[int, list[int]] = {}  # hand -> the coins of a staked table

@@ -1521,6 +1521,8 @@ class Server:
                            else stakes.CoinLedger.memory())
         if not self.rooms and self.journal is not None:
             self.rooms = self.journal.rooms(self)  # restored (--resume) or new and recorded
+            if self.ledger.conn is not self.journal.conn:  # the file was set aside meanwhile
+                self.ledger = self.journal.ledger()
         if not self.rooms:
             from .zpy_room import make_room  # 找朋友 tables (net/zpy_room.py)
 
