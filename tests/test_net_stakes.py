@@ -167,3 +167,19 @@ def test_the_ledger_in_memory_clamps_per_name_and_counts_a_hand_once():
     assert ledger.settle("T", 7, [6, 0, 0, 0], ["Bo", None, None, None], STAKE, now)[0] == 0
     assert ledger.refusal("Bo", now)["params"]["day_net"] == DAY_CAP
     assert ledger.refusal("Ann", now) is None
+
+
+def test_the_window_says_the_hosts_daily_cap_in_its_language():
+    pytest.importorskip("pygame")
+    from game import i18n
+    from game.app import App
+
+    params = {"name": "Ann", "day_net": DAY_CAP, "cap": DAY_CAP, "until": "2026-12-02T00:00+01:00"}
+    try:
+        i18n.set_language("zh")
+        text = App._host_cap_text(params)
+        assert "Ann" in text and "2026-12-02 00:00" in text and "Staked" not in text
+        i18n.set_language("en")
+        assert "Staked games can start again at 2026-12-02 00:00" in App._host_cap_text(params)
+    finally:
+        i18n.set_language("en")

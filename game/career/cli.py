@@ -329,6 +329,9 @@ def add_join_profile(p: argparse.ArgumentParser, command: str = "join") -> argpa
     def run(ns: argparse.Namespace) -> int:
         from game.career import CareerError, Recorder
 
+        if ns.profile is not None and command == "host" and getattr(ns, "headless", False):
+            print("hongwu host: --profile is for the host's window (a headless host has no seat "
+                  "of its own); ignored", file=sys.stderr)
         if ns.profile is None or getattr(ns, "headless", False):
             return inner(ns)
         store = _open(command)
