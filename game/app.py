@@ -380,6 +380,18 @@ class App:
         reason = self.table.next_hand()
         if reason is not None:
             log.info("next hand refused: %s", reason)
+            if getattr(reason, "code", None) == "daily_coin_cap" and self.scene is not None:
+                self.scene.toast(self._host_cap_text(reason.params), seconds=6.0)
+
+    @staticmethod
+    def _host_cap_text(params: dict[str, Any]) -> str:
+        """The LAN host's daily-cap refusal (PROTOCOL.md ``DAILY_CAP``) in the window's
+        language: who, and when staked hands open again (the host's midnight)."""
+        from game.i18n import _
+
+        until = str(params.get("until", ""))[:16].replace("T", " ")
+        return " ".join([_("{name} has reached the daily coin limit.").format(name=params.get("name", "?")),
+                         _("Staked games can start again at {until}.").format(until=until)])
 
     # -- loop -------------------------------------------------------------------------------------------
     def step(self, events: Sequence[Any] | None = None) -> bool:
@@ -787,7 +799,7 @@ class App:
         self.screens = []
         self.game_clock.resume()
         if self.options.recorder is None and self.career.current() is not None:
-            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (no stake at LAN tables)
+            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (a staked host sends its coins)
         self._open_table(table, chat=chat)
         self._lan = lan
 

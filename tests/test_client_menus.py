@@ -497,3 +497,19 @@ def test_join_unreachable_host_reports_error(lan_screen):
         assert screen_name(app) == "MenuScene"
     finally:
         app.close()
+
+
+def test_host_from_menu_plays_at_the_saved_stake(lan_screen):
+    """"Host a LAN game" uses the stake saved on the new-game screen (RULES.md §12, coins at a
+    LAN table): the table announces it to its players (Table.stake)."""
+    app = menu_app()
+    try:
+        app.settings.stake = 100
+        app.step()
+        click(app, "host")
+        scr = app.top
+        _wait(app, lambda: scr.state == "lobby", "the lobby")
+        assert scr.table.stake == 100
+        assert scr.handle.host.server.rooms[0].config.stake == 100
+    finally:
+        app.close()
