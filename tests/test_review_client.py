@@ -1,0 +1,101 @@
+"""The client's review 复盘: the settlement's Review button -> a background process with a
+progress bar -> the review screen (real pygame events, SDL dummy, a real SQLite store)."""
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from game.app import App, Options  # noqa: E402
+from game.career import Recorder, Store  # noqa: E402
+from game.scenes.review_screen import ReviewScreen  # noqa: E402
+
+
+def _click(app, pos):
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos)])
+
+
+def _settled_app(tmp_path, size=(800, 480)):
+    store = Store.open(tmp_path / "hongwu.db")
+    store.create_profile("Ann")
+    rec = Recorder(store, "Ann")
+    app = App(Options(seats=["human", "basic", "basic", "basic"], seed=5, speed="instant", audio=False,
+                      save_settings=False, max_frames=50000, user_plugins=False, out=io.StringIO(), recorder=rec,
+                      lang="en", size=size))
+    app.scene.toggle_auto(True)
+    for _ in range(20000):
+        app.step([])
+        if app.scene.show_settlement:
+            break
+    assert app.scene.show_settlement and rec.last is not None
+    app.step([])
+    return app, store, rec
+
+
+def _wait(app, screen, state, limit_s=600):
+    end = time.monotonic() + limit_s  # a bound, not a timing: the review's own work
+    seen = []
+    while screen.state == "running" and time.monotonic() < end:
+        app.step([])
+        seen.append(screen.progress)
+        time.sleep(0.02)
+    return seen
+
+
+def test_review_button_progress_then_ranked_screen_and_cache(tmp_path):
+    app, store, rec = _settled_app(tmp_path)
+    try:
+        review = next(b for b in app.scene.buttons if b.key == "review")
+        assert review.rect.h >= 40
+        _click(app, review.rect.center)
+        screen = app.top
+        assert isinstance(screen, ReviewScreen) and screen.state == "running"
+        assert screen._proc is not None and screen._proc.is_alive()  # a background process
+        total = screen.progress[1]
+        assert total > 0
+        seen = _wait(app, screen, "done")
+        assert screen.state == "done", screen.message
+        assert any(0 < d < t for d, t in seen) or len(seen) < 3  # the bar moved (unless very fast)
+        rv = screen.review
+        assert len(rv.decisions) == total and not screen.cached
+        assert screen.marks == {d.trick: any(x.costly for x in rv.decisions if x.trick == d.trick)
+                                for d in rv.decisions if d.trick and d.loss > 0}
+        app.step([])
+        win = app.window
+        strip = screen.strip_rects()
+        assert set(strip) == {d.trick for d in rv.decisions if d.trick}
+        for t, r in strip.items():  # marked tricks are drawn in the mark colours
+            col = tuple(win.get_at(r.move(3, 3).topleft))[:3]
+            assert (col != (40, 70, 55)) == (t in screen.marks)
+        back = next(b for b in screen.buttons if b.key == "back")
+        _click(app, back.rect.center)
+        assert app.top is not screen
+        # the second time comes from the store at once
+        review = next(b for b in app.scene.buttons if b.key == "review")
+        _click(app, review.rect.center)
+        again = app.top
+        assert isinstance(again, ReviewScreen) and again.state == "done" and again.cached
+        assert again.review == rv
+    finally:
+        app.close()
+        store.close()
+
+
+def test_no_review_button_without_a_record(tmp_path):
+    app = App(Options(seats=["human", "basic", "basic", "basic"], seed=5, speed="instant", audio=False,
+                      save_settings=False, max_frames=50000, user_plugins=False, out=io.StringIO(), lang="en"))
+    try:
+        app.scene.toggle_auto(True)
+        for _ in range(20000):
+            app.step([])
+            if app.scene.show_settlement:
+                break
+        app.step([])
+        keys = {b.key for b in app.scene.buttons}
+        assert "next" in keys and "review" not in keys
+    finally:
+        app.close()
