@@ -99,3 +99,46 @@ def test_no_review_button_without_a_record(tmp_path):
         assert "next" in keys and "review" not in keys
     finally:
         app.close()
+
+
+def test_review_screen_and_xray_in_chinese(tmp_path, monkeypatch):
+    """With the language set to Chinese the review screen and the X-ray panels draw no English."""
+    import re
+
+    from game import fonts, i18n
+
+    seen: list[str] = []
+    real = fonts.render
+
+    def spy(text, size, color, bold=False):
+        seen.append(str(text))
+        return real(text, size, color, bold)
+
+    app, store, rec = _settled_app(tmp_path)
+    try:
+        app.set_language("zh")
+        app.scene.invalidate()
+        app.step([])
+        monkeypatch.setattr(fonts, "render", spy)
+        app.scene.invalidate()
+        app.step([])
+        table_only = set(seen)  # what the table draws without X-ray (checked by test_zh_everywhere)
+        app.set_xray(True)
+        app.step([])
+        review = next(b for b in app.scene.buttons if b.key == "review")
+        _click(app, review.rect.center)
+        screen = app.top
+        _wait(app, screen, "done")
+        assert screen.state == "done"
+        app.step([])
+        screen.invalidate()
+        app.step([])
+    finally:
+        app.close()
+        store.close()
+        i18n.set_language("en")
+    assert "复盘" in seen and any("透视" in t for t in seen)
+    words = re.compile(r"[A-Za-z]{2,}")
+    bad = [t for t in dict.fromkeys(seen) if t not in table_only and words.findall(t) and not re.fullmatch(r"[0-9SHCDJB +.−\-→]*", t)]
+    bad = [t for t in bad if any(w not in {"SJ", "BJ", "AI"} for w in words.findall(t))]
+    assert not bad, bad

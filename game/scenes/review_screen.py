@@ -250,7 +250,9 @@ class ReviewScreen(Screen):
     def _draw_action(self, surf: pygame.Surface, renderer: Any, cards: tuple, text: str, area: pygame.Rect, col) -> None:
         """Cards drawn small (overlapping to fit ``area``), or the action as text."""
         if not cards or renderer is None:
-            label = text if text != "pass" else _("Pass")
+            from game.scenes.xray import action_label
+
+            label = action_label(text)
             draw_text(surf, label, self.metrics.small, col, (area.x, area.centery), anchor="midleft", max_width=area.w)
             return
         from engine.cards import Card

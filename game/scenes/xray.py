@@ -72,7 +72,24 @@ def draw_panel_for(surf: pygame.Surface, lay: Any, rect: pygame.Rect, cands: tup
     for i, c in enumerate(cands):
         y += line
         v = draw_text(surf, f"{c.value:+.1f}", fs, ACCENT if i == 0 else TEXT, (x, y), bold=i == 0)
-        draw_text(surf, c.action, fs, TEXT, (v.right + fs // 2, y), max_width=rect.right - v.right - fs)
+        draw_text(surf, action_label(c.action), fs, TEXT, (v.right + fs // 2, y), max_width=rect.right - v.right - fs)
+
+
+def action_label(text: str) -> str:
+    """A reasoning ``action`` as shown: card texts (``"10S 10S"``) with suit symbols
+    (:func:`game.text.cards_label`), a suit letter as the suit, ``"pass"`` translated; any
+    other text (a plugin's own) as it is."""
+    from engine.cards import Card
+    from game.text import cards_label, suit_label
+
+    if text == "pass":
+        return _("Pass")
+    if text in ("S", "H", "C", "D"):
+        return suit_label(text)
+    try:
+        return cards_label([Card.parse(t) for t in text.split()]) if text.strip() else text
+    except (ValueError, KeyError):
+        return text
 
 
 def signature(table: Any, view: Any) -> tuple:
