@@ -142,3 +142,21 @@ def test_review_screen_and_xray_in_chinese(tmp_path, monkeypatch):
     bad = [t for t in dict.fromkeys(seen) if t not in table_only and words.findall(t) and not re.fullmatch(r"[0-9SHCDJB +.−\-→]*", t)]
     bad = [t for t in bad if any(w not in {"SJ", "BJ", "AI"} for w in words.findall(t))]
     assert not bad, bad
+
+
+def test_review_screen_from_a_replay_without_a_record(tmp_path):
+    """What a replay viewer's Review button opens: a parsed replay, reviewed, not cached."""
+    from engine import replay as R
+    from tests.review_hands import play_hand, replay_text
+
+    g = play_hand(5)
+    app = App(Options(menu=True, lang="en", speed="instant", audio=False, save_settings=False,
+                      user_plugins=False, out=io.StringIO(), size=(800, 480)))
+    try:
+        screen = ReviewScreen(app, replay=R.parse(replay_text(g, 0)), samples=3)
+        app.push_screen(screen)
+        _wait(app, screen, "done")
+        assert screen.state == "done" and not screen.cached and screen.review.seat == 0
+        app.step([])
+    finally:
+        app.close()

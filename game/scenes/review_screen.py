@@ -51,36 +51,50 @@ def _worker(replay_text: str, seat: int, samples: int, out: Any) -> None:
 
 
 class ReviewScreen(Screen):
-    """See the module docstring. ``db_path``: the career database; ``record_id``: the hand.
+    """See the module docstring. ``db_path``: the career database; ``record_id``: the hand
+    (reviewed for its recorded seat and cached); or ``replay`` (an
+    :class:`engine.replay.Replay`, e.g. the replay viewer's) reviewed for ``seat`` (default its
+    header's) without caching. ValueError when given neither.
 
     Public state for tests: ``state`` (``"running"``, ``"done"`` or ``"error"``), ``progress``
     ``(done, total)``, ``review`` (an :class:`ai_plugins.review.Review` once done), ``cached``
     (it came from the store), ``message`` (the error), ``marks`` (``{trick: costly}``)."""
 
-    def __init__(self, app: "App", db_path: Path | str, record_id: int, samples: int | None = None) -> None:
+    def __init__(self, app: "App", db_path: Path | str | None = None, record_id: int | None = None,
+                 samples: int | None = None, *, replay: Any = None, seat: int | None = None) -> None:
         super().__init__(app)
+        import json
+
         from ai_plugins.review import DEFAULT_SAMPLES, Review, decision_points, settings_key
         from engine import replay as R
         from game.career import Store
 
-        self.db_path, self.record_id = Path(db_path), record_id
+        self.db_path = Path(db_path) if db_path is not None else None
+        self.record_id = record_id
         self.samples = samples or DEFAULT_SAMPLES
         self.state, self.message, self.review, self.cached = "running", "", None, False
         self.progress = (0, 0)
         self.marks: dict[int, bool] = {}
         self._proc: Any = None
         self._queue: Any = None
-        with Store.open(self.db_path) as store:
-            rec = store.record(record_id)
-            self.seat = rec.seat
-            self._key = settings_key(rec.seat, self.samples, 0)
-            hit = store.cached_review(record_id, self._key)
-            text = store.replay_text(record_id)
-        if hit is not None:
-            import json
-
-            self._finish(Review.from_dict(json.loads(hit)), cached=True)
-            return
+        self._key = None
+        if replay is not None:  # a replay without a record (the replay viewer): not cached
+            text = "\n".join([json.dumps(replay.header, ensure_ascii=False)]
+                             + [json.dumps(R.action_dict(a)) for a in replay.actions]) + "\n"
+            self.seat = int(replay.header.get("seat") or 0) if seat is None else seat
+            self.db_path = None
+        else:
+            if self.db_path is None or record_id is None:
+                raise ValueError("ReviewScreen needs a record (db_path and record_id) or a replay")
+            with Store.open(self.db_path) as store:
+                rec = store.record(record_id)
+                self.seat = rec.seat if seat is None else seat
+                self._key = settings_key(self.seat, self.samples, 0)
+                hit = store.cached_review(record_id, self._key)
+                text = store.replay_text(record_id)
+            if hit is not None:
+                self._finish(Review.from_dict(json.loads(hit)), cached=True)
+                return
         self.progress = (0, decision_points(R.parse(text), self.seat))
         ctx = multiprocessing.get_context("spawn")
         self._queue = ctx.Queue()
@@ -128,6 +142,8 @@ class ReviewScreen(Screen):
     def _save(self, rv: Any) -> None:
         from game.career import CareerError, Store
 
+        if self.db_path is None or self._key is None:
+            return
         try:
             with Store.open(self.db_path) as store:
                 store.save_review(self.record_id, self._key, rv.dumps())
