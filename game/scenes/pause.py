@@ -122,7 +122,7 @@ class SettingsScreen(FormScreen):
             (_("Renderer"), [Choice(f"render:{r}", _(RENDERER_LABELS[r]), app.settings.renderer == r)
                              for r in RENDERERS]),
         ] + table_rows(app.settings) + [
-            (_("X-ray (AI reasoning)"), [Choice("xray:on", _("On"), bool(app.settings.xray)),
+            (_("AI X-ray"), [Choice("xray:on", _("On"), bool(app.settings.xray)),
                                          Choice("xray:off", _("Off"), not app.settings.xray)])]
 
     def note(self) -> str:
