@@ -26,6 +26,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/net_tables.py
 	$(BIN)/python benchmarks/net_resume.py
 	$(BIN)/python benchmarks/net_hostile.py
+	$(BIN)/python benchmarks/net_zpy.py
 	SDL_VIDEODRIVER=dummy $(BIN)/python benchmarks/career_speed.py
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/chat_panel.py
 

@@ -191,7 +191,8 @@ def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None,
     if config.ruleset == "zhaopengyou":
         from .arena_zpy import play_zpy_deal
 
-        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed, ledger)
+        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed,
+                             ledger)
     ruleset = hongwu(config.decks)
     out: list[SeatResult] = []
     for j, lineup in enumerate(lineups(len(config.ais))):
@@ -272,7 +273,8 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
     if config.ruleset == "zhaopengyou":
         from .arena_zpy import summarize_zpy
 
-        lineup_names = ["".join("ABCDE"[i] for i in lu) for lu in lineups(len(config.ais), config.seats)]
+        lineup_names = ["".join("ABCDE"[i] for i in lu)
+                        for lu in lineups(len(config.ais), config.seats)]
         return summarize_zpy(config, results, labels, lineup_names)
     letters = "ABCD"
     summary: dict[str, Any] = {
@@ -356,12 +358,13 @@ class Progress:
     On a terminal (``tty``; None: ``stream.isatty()``) a bar redrawn in place with ``\\r``:
     ``arena [####....] 12/40 deals 3.1s``. Anywhere else (a file, a pipe, CI logs) plain
     lines, one each time another tenth of the deals is done: ``arena: 12/40 deals (30%)
-    3.1s``. ``enabled=False`` (``--quiet``) writes nothing.
+    3.1s``. ``enabled=False`` (``--quiet``) writes nothing. ``label`` starts every line
+    (``"league"`` for ``hongwu league``).
     """
 
     def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True,
-                 width: int = 30, tty: bool | None = None) -> None:
-        self.total, self.done, self.width = total, 0, width
+                 width: int = 30, tty: bool | None = None, label: str = "arena") -> None:
+        self.total, self.done, self.width, self.label = total, 0, width, label
         self.stream = stream or sys.stderr
         self.enabled = enabled
         if tty is None:
@@ -385,13 +388,13 @@ class Progress:
             if tenths > self._tenths:
                 self._tenths = tenths
                 pct = 100 * self.done // max(1, self.total)
-                self.stream.write(f"arena: {self.done}/{self.total} deals ({pct}%) "
+                self.stream.write(f"{self.label}: {self.done}/{self.total} deals ({pct}%) "
                                   f"{elapsed:.1f}s\n")
                 self.stream.flush()
             return
         filled = int(self.width * self.done / max(1, self.total))
         bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\rarena [{bar}] {self.done}/{self.total} deals {elapsed:.1f}s")
+        self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total} deals {elapsed:.1f}s")
         if self.done >= self.total:
             self.stream.write("\n")
         self.stream.flush()
@@ -529,8 +532,8 @@ def run_cli(ns: argparse.Namespace) -> int:
     config = ArenaConfig(
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
-        ruleset=getattr(ns, "ruleset", "hongwu"),
         log_level=level, plugin_log=getattr(ns, "plugin_log", None),
+        ruleset=getattr(ns, "ruleset", "hongwu"),
     )
     from .cluster import ClusterError, executor_from_args
 

@@ -325,7 +325,7 @@ def run_cli(ns: argparse.Namespace) -> int:
                          budget_s=ns.budget, options=options,
                          plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins)
     k = len(ns.ai)
-    bar = Progress(ns.hands * k * (k - 1) // 2, enabled=not ns.quiet)
+    bar = Progress(ns.hands * k * (k - 1) // 2, enabled=not ns.quiet, label="league")
     try:
         summary = run_league(config, ns.hands, executor=executor_from_args(ns), jobs=ns.jobs,
                              results_file=ns.results, limit=ns.limit, bootstrap=ns.bootstrap,

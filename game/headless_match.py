@@ -1,9 +1,15 @@
 """``hongwu play --ruleset zhaopengyou``: 找朋友 matches without a window (AIs only).
 
 There is no 找朋友 table window yet: every seat must be an AI and ``--speed instant`` given;
-otherwise this says so and exits with status 2. It prints one result line per hand
+otherwise this says so and exits with status 2. With ``--profile NAME`` (or a selected
+profile) every finished hand is recorded for that profile, seat 0 (README "Career"); a run
+without ``--seed`` then draws one, so every hand can be replayed. ``--stake`` is refused:
+找朋友 hands carry no coins (RULES.md §12). It prints one result line per hand
 (:func:`engine.zhaopengyou.result_line`); ``--hands N`` stops after N hands, ``--match`` plays
 until the game ends (找朋友 rules §10) or ``--max-hands`` hands, whichever comes first.
+The seats share one :class:`~ai_plugins.faults.FaultLedger` (faults, drops, the summary block
+logged at the end), as at a 红五 table; what plugins print is kept out of the result lines by
+the capture that ``hongwu play`` sets up (:mod:`ai_plugins.capture`).
 """
 from __future__ import annotations
 
@@ -64,8 +70,8 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the 找朋友 match asked for by ``hongwu play`` arguments ``ns``; returns the exit
     status: 0 done, 2 for options that need a window or are invalid."""
     out = out or sys.stdout
-    if getattr(ns, "profile", None) or getattr(ns, "stake", 0):
-        print("hongwu play: --profile and --stake record 红五 hands; 找朋友 hands are not recorded yet",
+    if getattr(ns, "stake", 0):
+        print("hongwu play: 找朋友 hands carry no coins (RULES.md §12): --stake is for 红五",
               file=sys.stderr)
         return 2
     if getattr(ns, "rule", None):
@@ -93,8 +99,6 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
         print("hongwu play: --max-hands must be at least 1", file=sys.stderr)
         return 2
     from ai_plugins.manager import AIManager, report_problems
-    from ai_plugins.matches import play_match
-    from ai_plugins.runner import make_player
 
     manager = AIManager(plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai), user_dir=not ns.no_user_plugins)
     report_problems(manager.problems)
@@ -108,9 +112,37 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
         for line in errors:
             print(f"hongwu play: error: {line}", file=sys.stderr)
         return 2
+    recorder = None
+    if hasattr(ns, "profile"):  # --profile NAME, or the selected profile (hongwu profile use)
+        from game.career.cli import recorder_for_play
+
+        recorder, message, code = recorder_for_play(ns)
+        if message:
+            print(f"hongwu play: {message}", file=sys.stderr)
+            return code
+    try:
+        return _play(ns, ruleset, seats, max_hands, manager, recorder, out)
+    finally:
+        if recorder is not None:
+            recorder.store.close()
+
+
+def _play(ns: argparse.Namespace, ruleset, seats: list[str], max_hands: int, manager, recorder, out: TextIO) -> int:
+    """Play the match; with ``recorder`` (a :class:`game.career.Recorder`) every finished hand
+    is recorded for its profile (seat 0) before its result line is printed (README "Career")."""
+    from ai_plugins.matches import play_match
+    from ai_plugins.faults import FaultLedger
+    from ai_plugins.runner import make_player
+
+    if recorder is not None and ns.seed is None:  # a replay deals again from the seed
+        import random
+
+        ns.seed = random.SystemRandom().getrandbits(40)
     base = ns.seed if ns.seed is not None else None
+    ledger = FaultLedger()  # one per match: an AI dropped for one seat is dropped for all
     players = [make_player(manager, kind, seat, ns.ai_budget,
-                           seed=(match_seed(base, 10_000 + seat) if base is not None else seat))
+                           seed=(match_seed(base, 10_000 + seat) if base is not None else seat),
+                           ledger=ledger)
                for seat, kind in enumerate(seats)]
     from ai_plugins.hookspecs import DEFAULT_RULESETS
 
@@ -123,13 +155,18 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     def report(hand) -> None:
         from engine.zhaopengyou import result_line
 
+        if recorder is not None:
+            recorder.zpy_hand_finished(match, list(seats))
         print(result_line(hand), file=out, flush=True)
+
+    from game.table import report_faults
 
     try:
         played = play_match(match, players, on_hand=report)
     finally:
         for p in players:
             p.close()
+        report_faults(players)  # one warning block (standard error): lost decisions by reason
     if ns.match and not match.game_over:
         print(f"match stopped after {played} hands without a game winner (--max-hands {max_hands})",
               file=out, flush=True)

@@ -98,8 +98,8 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
 
 def _ai_seat(text: str) -> tuple[int, str]:
     seat, sep, name = text.partition("=")
-    if not sep or not seat.strip().isdigit() or not 0 <= int(seat) <= 3 or not name.strip():
-        raise argparse.ArgumentTypeError("use SEAT=AI, e.g. 1=basic (seats 0..3)")
+    if not sep or not seat.strip().isdigit() or not 0 <= int(seat) <= 4 or not name.strip():
+        raise argparse.ArgumentTypeError("use SEAT=AI, e.g. 1=basic (seats 0..3; 找朋友 0..4)")
     return int(seat), name.strip()
 
 
@@ -120,6 +120,41 @@ def rule_arg(text: str) -> tuple[str, Any]:
         return parse_rule(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def zpy_option_arg(text: str) -> tuple[str, Any]:
+    """argparse type of ``hongwu host --ruleset zhaopengyou --option NAME=VALUE``: one 找朋友
+    option (``ZhaoPengyouOptions``, RULES.md "找朋友"): bools true/false (yes/no, on/off, 1/0),
+    ints in decimal, ``must_play_levels`` a comma list (``5,10,K``), the rest their text.
+    The value is checked by the options themselves; a bad one is an argparse error."""
+    from dataclasses import fields
+
+    from engine.ruleset import ZhaoPengyouOptions
+
+    kinds = {f.name: str(f.type) for f in fields(ZhaoPengyouOptions)}
+    name, sep, raw = (part.strip() for part in text.partition("="))
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"a 找朋友 option is written NAME=VALUE, not {text!r}")
+    if name not in kinds:
+        raise argparse.ArgumentTypeError(f"unknown 找朋友 option {name!r}; options: "
+                                         f"{', '.join(kinds)}")
+    value: Any = raw
+    if name == "must_play_levels":
+        value = [v.strip() for v in raw.split(",") if v.strip()]
+    elif kinds[name] == "bool":
+        if raw.lower() not in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+            raise argparse.ArgumentTypeError(f"option {name} takes true or false, not {raw!r}")
+        value = raw.lower() in ("true", "yes", "on", "1")
+    elif kinds[name] == "int":
+        try:
+            value = int(raw, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"option {name} takes a whole number, not {raw!r}") from None
+    try:
+        ZhaoPengyouOptions.from_mapping({name: value})
+    except (ValueError, TypeError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, value
 
 
 def _seconds(text: str) -> float:
@@ -213,7 +248,7 @@ def host_waiting_lines(seats: Sequence[Any], address: str) -> list[str]:
     missing = missing_seats(seats)
     if not missing:
         return []
-    lines = ["a hand starts when all 4 seats are taken and every player is ready; "
+    lines = [f"a hand starts when all {len(seats)} seats are taken and every player is ready; "
              f"waiting for: {', '.join(missing)}"]
     empty = _empty_seats(seats)
     if empty:
@@ -233,7 +268,26 @@ def result_line(hand_no: int, settlement: Any) -> str:
 
     from .codec import settlement_in
 
+    if isinstance(settlement, dict) and "dealer_side" in settlement:
+        return zpy_result_line(hand_no, settlement)
     return play_result_line(hand_no, settlement_in(settlement))
+
+
+def zpy_result_line(hand_no: int, s: dict[str, Any]) -> str:
+    """The console line of a settled 找朋友 hand from its wire ``ZpySettlement`` map, e.g.
+    ``hand 1: dealer side 0,3, catchers 130, catchers win, levels 2 2 2 2 2 -> 3 2 3 3 2``
+    (with ``, game over: seat 2 won`` at the end of the game)."""
+    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+    def levels(vs: Sequence[int]) -> str:
+        return " ".join(names.get(v, str(v)) for v in vs)
+
+    side = ",".join(map(str, s["dealer_side"])) + (" (alone)" if s.get("alone") else "")
+    line = (f"hand {hand_no}: dealer side {side}, catchers {s['catcher_points']}, "
+            f"{s['winner']} win, levels {levels(s['levels_before'])} -> {levels(s['levels'])}")
+    if s.get("game_over"):
+        line += f", game over: seat {', '.join(map(str, s['game_winners']))} won"
+    return line
 
 
 def state_dir() -> Path:
@@ -363,7 +417,20 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                    help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
                    help=f"TCP port (default {DEFAULT_PORT}; 0 = any free port)")
-    p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="number of decks")
+    p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="number of decks (红五)")
+    p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
+                   help="the game: hongwu (红五, four seats, default) or zhaopengyou (找朋友, five "
+                        "seats, three decks, a match of levels); 找朋友 needs protocol-3 clients")
+    p.add_argument("--option", action="append", type=zpy_option_arg, default=[],
+                   metavar="NAME=VALUE", help="a 找朋友 rule option (with --ruleset zhaopengyou; "
+                                              "repeatable; RULES.md \"找朋友\")")
+    p.add_argument("--timer-deal", type=_seconds, default=3.0, metavar="S",
+                   help="找朋友: seconds a player has in a declaration window before passing "
+                        "(default 3)")
+    p.add_argument("--timer-call", type=_seconds, default=60.0, metavar="S",
+                   help="找朋友: seconds to call the friend (default 60)")
+    p.add_argument("--timer-counter", type=_seconds, default=10.0, metavar="S",
+                   help="找朋友: seconds for a counter turn before passing (default 10)")
     p.add_argument("--name", type=_name, default="Hong Wu", metavar="TABLE",
                    help="table name shown to players")
     p.add_argument("--headless", action="store_true",
@@ -378,7 +445,7 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                    help="fill SEAT with an AI at start, e.g. --ai 1=basic (repeatable)")
     p.add_argument("--player", type=_name, default="Host", metavar="NAME",
                    help="your name at the table (not headless)")
-    p.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat")
+    p.add_argument("--seat", type=int, choices=range(5), default=0, help="your seat")
     p.add_argument("--timer-bid", type=_seconds, default=20.0, metavar="S",
                    help="seconds per bid (0 = none; default 20)")
     p.add_argument("--timer-trump", type=_seconds, default=30.0, metavar="S",
@@ -454,10 +521,15 @@ def host_config(ns: argparse.Namespace) -> Any:
     ``options`` from :func:`host_rules`)."""
     from .server import ServerConfig, TableConfig, Timers
 
+    zpy = getattr(ns, "ruleset", "hongwu") == "zhaopengyou"
     table = TableConfig(
-        name=ns.name, decks=ns.decks, seed=ns.seed, options=host_rules(ns),
+        name=ns.name, decks=3 if zpy else ns.decks, seed=ns.seed,
+        options=dict(getattr(ns, "option", None) or []) if zpy else host_rules(ns),
+        ruleset="zhaopengyou" if zpy else "hongwu",
         timers=Timers(bid=ns.timer_bid, trump=ns.timer_trump, bury=ns.timer_bury,
-                      play=ns.timer_play),
+                      play=ns.timer_play, deal=getattr(ns, "timer_deal", 3.0),
+                      call_friend=getattr(ns, "timer_call", 60.0),
+                      counter=getattr(ns, "timer_counter", 10.0)),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
         fill_policy="seated" if ns.headless else "host", ai_seats=dict(ns.ai),
         max_hands=ns.hands, seat_grace_s=ns.seat_grace)
@@ -561,12 +633,37 @@ def run_host(ns: argparse.Namespace) -> int:
     if ns.hands is not None and ns.hands < 1:
         print("hongwu host: --hands must be at least 1", file=sys.stderr)
         return 2
+    zpy = getattr(ns, "ruleset", "hongwu") == "zhaopengyou"
+    if zpy and ns.rule:
+        print("hongwu host: --rule sets 红五 house rules; use --option NAME=VALUE with "
+              "--ruleset zhaopengyou", file=sys.stderr)
+        return 2
+    if not zpy and getattr(ns, "option", None):
+        print("hongwu host: --option is for --ruleset zhaopengyou", file=sys.stderr)
+        return 2
+    from engine.ruleset import hongwu, zhaopengyou
+
+    seats = (zhaopengyou() if zpy else hongwu()).players
+    if any(seat >= seats for seat, _ in ns.ai) or ns.seat >= seats:
+        print(f"hongwu host: this table has seats 0..{seats - 1}", file=sys.stderr)
+        return 2
     hooks = _hooks(ns)
     if not ns.headless and hooks is None:
         return _no_window("host")
+    if zpy and not ns.headless and not getattr(hooks, "plays_zhaopengyou", False):
+        print("hongwu host: 找朋友 (--ruleset zhaopengyou) has no table window yet: add "
+              "--headless (and --ai SEAT=AI for the seats nobody joins)", file=sys.stderr)
+        return 2
     announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
     config = host_config(ns)
-    journal, code = open_journal(ns)
+    if zpy:  # the journal rebuilds 红五 hands only (net/journal.py): 找朋友 tables are not journaled yet
+        if getattr(ns, "resume", False):
+            print("hongwu host: --resume restores 红五 tables only; 找朋友 tables are not journaled yet",
+                  file=sys.stderr)
+            return 2
+        journal, code = None, 0
+    else:
+        journal, code = open_journal(ns)
     if code:
         return code
     if journal is not None and ns.resume and not ns.port and journal.port:
@@ -665,7 +762,8 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
     def look() -> tuple[Any, ...]:
         seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
                       for s in room.seats)
-        return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats]
+        match = room.match_wire() if hasattr(room, "match_wire") else None  # 找朋友 tables
+        return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats], match
 
     # hands reported so far (none is skipped, however short); a resumed table's earlier ones
     # were reported by the host that ran them
@@ -675,13 +773,13 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
         started, in_hand = journal.resumed_at[0]
         settled = started - (1 if in_hand else 0)
     last_seats = None
-    _, _, _, wire = host.call(look)
+    _, _, _, wire, _ = host.call(look)
     print(f"waiting for players; seats: {', '.join(s['kind'] for s in wire)}", flush=True)
     last_missing = missing_seats(wire)
     for line in host_waiting_lines(wire, address):
         print(line, flush=True)
     while True:
-        hand_no, in_hand, seats, wire = host.call(look)
+        hand_no, in_hand, seats, wire, match = host.call(look)
         for line in seat_changes(last_seats, seats):
             print(line, flush=True)
         last_seats = seats
@@ -695,6 +793,12 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
             if settled < started and settled < done:
                 settled += 1
                 print(f"hand {settled} settled", flush=True)
+                if match is not None and match["hand_no"] == settled:
+                    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+                    levels = " ".join(names.get(v, str(v)) for v in match["levels"])
+                    over = (f", game over: seat {', '.join(map(str, match['winners']))} won"
+                            if match["game_over"] else "")
+                    print(f"levels after hand {settled}: {levels}{over}", flush=True)
             else:
                 started += 1
                 print(f"hand {started} in play; seats: {', '.join(s[0] for s in seats)}",
@@ -714,7 +818,8 @@ def add_join_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
                    help=f"the host (default port {DEFAULT_PORT}); omitted: find one on the LAN")
     p.add_argument("--name", type=_name, default=None, help="your name at the table")
-    p.add_argument("--seat", type=int, choices=range(4), default=None, help="preferred seat")
+    p.add_argument("--seat", type=int, choices=range(5), default=None,
+                   help="preferred seat (0..3; 找朋友 0..4)")
     p.add_argument("--observe", action="store_true", help="watch without a seat")
     p.add_argument("--table", default=None, help="table name on a host with several")
     p.add_argument("--token", default=None, help="reconnect token (resume your seat)")
@@ -991,7 +1096,8 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     def connect(tok: str | None) -> RemoteTable:
         return RemoteTable(host, port, name, token=tok, seat=ns.seat, observer=ns.observe,
                            table=ns.table, host_key=ns.host_key,
-                           on_token=None if ns.observe else keep)
+                           on_token=None if ns.observe else keep,
+                           title=getattr(ns, "career_title", None))  # hongwu join --profile
 
     try:
         try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from . import framing, protocol
-from .protocol import ErrorCode, PROTOCOL_VERSION
+from .protocol import ErrorCode, PROTOCOL_VERSION, TITLE_MAX, TITLES_SINCE
 
 log = logging.getLogger(__name__)
 
@@ -113,11 +113,12 @@ class Client:
     async def hello(self, name: str, *, token: str | None = None, seat: int | None = None,
                     observer: bool = False, table: str | None = None,
                     host_key: str | None = None, timeout: float = 10.0,
-                    protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
+                    protocol: int = PROTOCOL_VERSION, title: str | None = None) -> dict[str, Any]:
         """Send ``hello``; return the Welcome map (also kept as ``self.welcome``).
 
         ``protocol`` is the version to speak (default the newest; 1 gets a full ``view``
-        after every change, PROTOCOL.md §12).
+        after every change, PROTOCOL.md §12). ``title``: the player's title for the name
+        plates (version 3 and later; at most ``protocol.TITLE_MAX`` characters).
 
         Raises :class:`RemoteError` (VERSION_MISMATCH, BAD_TOKEN, UNKNOWN_TABLE, ...) or
         :class:`ConnectionClosed`.
@@ -134,6 +135,8 @@ class Client:
             params["table"] = table
         if host_key is not None:
             params["host_key"] = host_key
+        if title and protocol >= TITLES_SINCE:
+            params["title"] = title[:TITLE_MAX]
         self.welcome = await self.call("hello", params, timeout=timeout)
         return self.welcome
 

@@ -70,13 +70,14 @@ class RemoteTable:
                  seat: int | None = None, observer: bool = False, table: str | None = None,
                  host_key: str | None = None, timeout: float = 5.0, reconnect: bool = True,
                  reconnect_s: float = 60.0,
-                 on_token: Callable[[str], Any] | None = None) -> None:
+                 on_token: Callable[[str], Any] | None = None,
+                 title: str | None = None) -> None:
         self.host, self.port, self.name = host, port, name
         self.on_token = on_token
         self.timeout = timeout
         self.reconnect = reconnect
         self.reconnect_s = reconnect_s
-        self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key)
+        self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key, title=title)
         self._lock = threading.Lock()
         self._client: Client | None = None
         self._view: Any = None
@@ -309,6 +310,12 @@ class RemoteTable:
                     name += " [auto]"
             out.append(name)
         return tuple(out)
+
+    def titles(self) -> tuple[str, ...]:
+        """Each seat's title as the host relays it (PROTOCOL.md ``Seat.title``), "" where the
+        player gave none (and for AIs and empty seats)."""
+        seats = self.table.get("seats") or []
+        return tuple(str((seats[i] if i < len(seats) else {}).get("title") or "") for i in range(4))
 
     @property
     def hand_no(self) -> int:

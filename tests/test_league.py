@@ -95,6 +95,8 @@ def test_cli_league_table_json_and_plot(tmp_path, capsys):
                         "--json", str(out_json), "--plot", str(plot)])
     out, err = capsys.readouterr()
     assert code == 0, err
+    progress = [line for line in err.splitlines() if " deals (" in line]
+    assert progress and all(line.startswith("league: ") for line in progress), err  # not "arena:"
     data = json.loads(out_json.read_text())
     assert data["complete"] and data["deals"] == 2 and data["seed"] == 5
     assert set(data["ratings"]) == {"basic", "random", "first"}

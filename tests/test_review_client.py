@@ -160,3 +160,42 @@ def test_review_screen_from_a_replay_without_a_record(tmp_path):
         app.step([])
     finally:
         app.close()
+
+
+def test_replay_viewer_review_button_opens_the_cached_review(tmp_path, monkeypatch):
+    """The replay viewer of a record has a Review button; it opens the review of that record
+    (computed in the background the first time, from the cache afterwards)."""
+    monkeypatch.setenv("HONGWU_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("HONGWU_CONFIG_DIR", str(tmp_path))
+    from tests.review_hands import play_hand
+
+    class FakeTable:
+        def __init__(self, game):
+            self.game, self.names = game, ("human", "basic", "basic", "basic")
+
+    store = Store.open(tmp_path / "hongwu.db")
+    store.create_profile("Ann")
+    Recorder(store, "Ann").hand_finished(FakeTable(play_hand(5)))
+    (rid,) = store.record_ids(store.profile("Ann").id)
+    store.close()
+    app = App(Options(menu=True, lang="en", speed="instant", audio=False, save_settings=False,
+                      user_plugins=False, out=io.StringIO(), size=(800, 480)))
+    try:
+        app.open_replay(rid)
+        viewer = app.top
+        app.step([])
+        b = next(b for b in viewer.buttons if b.key == "review")
+        assert b.rect.h >= 40 and app.window.get_rect().contains(b.rect)
+        assert viewer.slider.w >= 40
+        _click(app, b.rect.center)
+        screen = app.top
+        assert isinstance(screen, ReviewScreen) and screen.record_id == rid and screen.state == "running"
+        _wait(app, screen, "done")
+        assert screen.state == "done" and not screen.cached
+        _click(app, next(x for x in screen.buttons if x.key == "back").rect.center)
+        assert app.top is viewer
+        app.step([])
+        _click(app, next(x for x in viewer.buttons if x.key == "review").rect.center)
+        assert app.top.state == "done" and app.top.cached
+    finally:
+        app.close()

@@ -2,7 +2,7 @@
 
 :func:`review_record` returns the cached review of a record for the given settings, or runs
 :func:`ai_plugins.review.review` on its replay and caches the result (table ``reviews``,
-schema v3 of :mod:`game.career.store`).
+schema v4 of :mod:`game.career.store`).
 """
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ def review_record(store: Store, record_id: int, seat: int | None = None, samples
     unknown record, :class:`engine.replay.ReplayError` for a replay that does not re-run and
     ValueError for a bad seat or sample count."""
     rec = store.record(record_id)
+    if rec.ruleset != "hongwu":
+        from .store import CareerError
+
+        raise CareerError(f"record {record_id} is a {rec.ruleset} hand: the review knows 红五 hands only")
     seat = rec.seat if seat is None else seat
     key = settings_key(seat, samples, seed)
     hit = store.cached_review(record_id, key)
