@@ -1,6 +1,7 @@
 """The review 复盘 screen: the expert's view of the player's decisions in one recorded hand.
 
-Opened by the settlement's Review button (:class:`game.scenes.settle.SettlePanel`). A cached
+Opened by the settlement's Review button (:class:`game.scenes.settle.SettlePanel`) and the
+replay viewer's (:class:`game.scenes.replay_view.ReplayScreen`). A cached
 review (the career store's ``reviews`` table, :mod:`game.career.reviews`) is shown at once;
 otherwise the review runs in a background process (``multiprocessing``, spawn start: the
 window stays responsive) that reports after each decision — a progress bar — and sends the
