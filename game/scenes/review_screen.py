@@ -248,6 +248,12 @@ class ReviewScreen(Screen):
                       (m.w // 2, y + m.gap), anchor="midtop", max_width=box.w - 2 * m.margin)
             return
         renderer = getattr(getattr(self.app, "scene", None), "renderer", None)
+        if renderer is None:  # no table open (the replay viewer from the menu): our own
+            if getattr(self, "_renderer", None) is None:
+                from game.cards_render import CardRenderer
+
+                self._renderer = CardRenderer()
+            renderer = self._renderer
         row_h = max(44, round(m.button_h * 1.2))
         x0, x1 = box.x + m.margin, box.right - m.margin
         for d in worst:
