@@ -217,6 +217,9 @@ class App:
         from game.scenes import table_extras as extras
 
         extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
+        self.scene.xray = bool(getattr(self.settings, "xray", False))
+        self.scene.review_record = self._review_record
+        self.scene.on_review = self.open_review
         self._demo = getattr(table, "seat", None) is None
         if callable(getattr(table, "take_chats", None)) and hasattr(self.scene, "attach_chat"):
             from game.chat import ChatSession
@@ -641,14 +644,21 @@ class App:
         says why when it cannot be read)."""
         from game.scenes.replay_view import ReplayScreen, load
 
-        rep, error = load(source, self.career.store())
+        store = self.career.store()
+        rep, error = load(source, store)
         if rep is None:
             from game.i18n import _
             from game.scenes.menu import MessageScreen
 
             self.push_screen(MessageScreen(self, _("Replay"), [error]))
             return
-        self.push_screen(ReplayScreen(self, rep))
+        review = None
+        if rep.header.get("ruleset", "hongwu") == "hongwu":  # the review 复盘 knows 红五 only
+            from pathlib import Path
+
+            is_record = isinstance(source, int) or (str(source).isdigit() and not Path(str(source)).exists())
+            review = (store.path, int(source)) if is_record and store is not None else (None, None)
+        self.push_screen(ReplayScreen(self, rep, review=review))
 
     def show_refusal(self, refusal: Any) -> None:
         """Tell why the profile may not start a staked game now, and until when."""
@@ -872,6 +882,28 @@ class App:
         self._save(**changes)
         if self.scene is not None and hasattr(self.scene, "prefs"):
             extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
+
+    def _review_record(self) -> int | None:
+        """The record id of the hand just settled, when it was recorded for the profile."""
+        rec = self.options.recorder
+        last = getattr(rec, "last", None) if rec is not None else None
+        game = getattr(self.table, "game", None)
+        if last is None or game is None or getattr(rec, "_last_game", None) is not game:
+            return None
+        return last.record_id
+
+    def open_review(self, record_id: int) -> None:
+        """Open the review 复盘 of record ``record_id`` (computed in a background process)."""
+        from game.scenes.review_screen import ReviewScreen
+
+        self.push_screen(ReviewScreen(self, self.options.recorder.store.path, record_id))
+
+    def set_xray(self, on: bool) -> None:
+        """X-ray 透视 on or off (AI reasoning beside the AI plates), saved; the table follows."""
+        self._save(xray=bool(on))
+        if self.scene is not None:
+            self.scene.xray = bool(on)
+            self.scene.invalidate()
 
     def set_muted(self, muted: bool) -> None:
         """Sound off (True) or on, saved."""

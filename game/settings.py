@@ -57,7 +57,8 @@ class Settings:
     and for tables hosted from this client; ``renderer`` one of :data:`RENDERERS`, the last
     ``--renderer`` given to ``hongwu play``/``host``/``join`` (see :func:`renderer_choice`).  At the table (:mod:`game.scenes.table_extras`):
     ``smart_select`` (a tap raises the pair or tractor the lead calls for), ``trumps_left``
-    (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`).
+    (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`);
+    ``xray`` (X-ray 透视: AI reasoning beside the AI plates, :mod:`game.scenes.xray`; off by default).
     ``stake``: coins per game point chosen on the new-game screen (0: no coins).
     """
 
@@ -75,6 +76,7 @@ class Settings:
     smart_select: bool = True
     trumps_left: bool = False
     suit_order: str = "SHCD"
+    xray: bool = False
     #: coins per game point at local tables (new-game screen; 0 = no coins; RULES.md §12)
     stake: int = 0
 
@@ -105,7 +107,7 @@ class Settings:
         s.house_rules = valid_house_rules(data.get("house_rules"))
         if data.get("renderer") in RENDERERS:
             s.renderer = data["renderer"]
-        for name in ("smart_select", "trumps_left"):
+        for name in ("smart_select", "trumps_left", "xray"):
             if isinstance(data.get(name), bool):
                 setattr(s, name, data[name])
         if data.get("suit_order") in SUIT_ORDERS:

@@ -64,9 +64,19 @@ CONFIDENCE = 1.0
 """How sure the search must be before it overrules ``basic``'s first choice: the paired mean
 advantage over that choice, in standard errors (the same sampled worlds for both)."""
 
+REASONING_TOP = 3
+"""Candidates kept in ``last_reasoning`` (what X-ray shows)."""
+
 BID_MARGIN = 1.0
 """Mean game points as dealer a bid must promise in sampled deals (a cushion against the
 play-outs' optimism)."""
+
+
+def _action_text(action: Any) -> str:
+    """A candidate as text: cards joined by spaces (``"10S 10S"``), a suit letter as is."""
+    if isinstance(action, str):
+        return action
+    return " ".join(str(Card(c)) for c in action)
 
 
 def pick(samples: Sequence[Sequence[float]]) -> int:
@@ -104,6 +114,17 @@ class ExpertAI:
         samples = options.get("samples")
         self.samples: int | None = int(samples) if samples else None
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
+        self.last_reasoning: tuple[dict, ...] | None = None
+        """The candidates of the last decision with their estimates (see :meth:`reasoning`):
+        what X-ray shows; recording it draws no random numbers, so decisions are unchanged."""
+        self._detail: list[list[tuple[float, int]]] | None = None
+
+    def reasoning(self) -> tuple[dict, ...] | None:
+        """The optional plugin reasoning answer (PLUGINS.md "Reasoning"): the last decision's
+        candidates, best estimate first, as ``{"action": str, "value": float, "note": str}``
+        (``value`` the mean game points for the seat over the sampled worlds); None before
+        the first searched decision."""
+        return self.last_reasoning
 
     # -- sampling loop ---------------------------------------------------------------------
     def _loop(self, step: Callable[[int], None]) -> int:
@@ -124,11 +145,15 @@ class ExpertAI:
     def _outcomes(self, world: Any, actions: Sequence[Any], seat: int) -> list[float]:
         """``utility`` for ``seat`` of each action applied to a copy of ``world`` and played out."""
         row = []
+        detail = []
         for action in actions:
             g = world.clone()
             g.apply(action)
             play_out(g, self.rng)
             row.append(utility(g, seat))
+            detail.append((float(g.settlement.game_points[seat]), dealer_points(g)))
+        if self._detail is not None:
+            self._detail.append(detail)
         return row
 
     # -- play (RULES.md §7–§9) ---------------------------------------------------------------
@@ -138,6 +163,13 @@ class ExpertAI:
         cands = [p for _, p in ranked[:MAX_CANDIDATES]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
+        rows = self._play_rows(view, cands)
+        choice = pick(rows)
+        self._note(cands, rows, choice)
+        return cands[choice]
+
+    def _play_rows(self, view: Any, cands: Sequence[tuple[Card, ...]]) -> list[list[float]]:
+        """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``)."""
         rows: list[list[float]] = []
         me = view.seat
 
@@ -146,7 +178,59 @@ class ExpertAI:
             rows.append(self._outcomes(world, [Play(me, play) for play in cands], me))
 
         self._loop(step)
-        return cands[pick(rows)]
+        return rows
+
+    def _note(self, cands: Sequence[Any], rows: Sequence[Sequence[float]], choice: int) -> None:
+        """Keep ``last_reasoning``: up to :data:`REASONING_TOP` candidates, best mean first."""
+        if not rows:
+            return
+        means = [statistics.fmean(r[k] for r in rows) for k in range(len(cands))]
+        order = sorted(range(len(cands)), key=lambda k: (k != choice, -means[k]))
+        self.last_reasoning = tuple(
+            {"action": _action_text(cands[k]), "value": round(means[k], 2),
+             "note": f"{len(rows)} samples" + (", chosen" if k == choice else "")}
+            for k in order[:REASONING_TOP])
+
+    # -- estimates (the review 复盘, ai_plugins.review) ----------------------------------------
+    def estimates(self, view: Any, kind: str, cands: Sequence[Any]) -> list[dict]:
+        """The search's estimate of each candidate of one decision, on the same sampled worlds.
+
+        ``kind``: ``"play"`` (``cands`` card tuples; ``view`` in the play phase), ``"bury"``
+        (card tuples; the dealer's bury view), ``"trump"`` (suit letters; the trump view) or
+        ``"bid"`` (amounts, 0 = pass; the auction view: an amount is valued as the seat's mean
+        game points as dealer with its best suit, calibrated like :meth:`choose_bid`; a pass is
+        valued :data:`BID_MARGIN`, the cushion the bid rule asks for, with ``points`` None).
+        The sample count is ``options["samples"]`` when set (fix it for reproducible numbers).
+        Returns one dict a candidate, in the order given: ``{"gp": mean game points for the
+        seat, "points": mean card points the dealer takes (kitty included when it counts),
+        "n": samples}``. Raises ValueError for an unknown ``kind``. Draws from this AI's
+        random generator (use a fresh ``ExpertAI`` per estimate for reproducibility)."""
+        rs = view.ruleset
+        if kind == "trump":
+            out = self._dealer_outcomes(view, list(cands))
+            return [{"gp": self._calibrated_gp(rs, out[s], view.bid),
+                     "points": statistics.fmean(out[s]), "n": len(out[s])} for s in cands]
+        if kind == "bid":  # each amount as dealer with the best suit; a pass is the margin
+            out = self._dealer_outcomes(view, self._promising_suits(view.hand))
+            best = max(out.values(), key=lambda pts: statistics.fmean(pts))
+            a, b = ROLLOUT_CALIBRATION.get(rs.decks, (0.0, 1.0))
+            pts = statistics.fmean(a + b * p for p in best)
+            return [{"gp": self._calibrated_gp(rs, best, x) if x else BID_MARGIN,
+                     "points": pts if x else None, "n": len(best)} for x in cands]
+        self._detail = []
+        try:
+            if kind == "play":
+                self._play_rows(view, cands)
+            elif kind == "bury":
+                self._bury_rows(view, cands)
+            else:
+                raise ValueError(f"unknown decision kind {kind!r}")
+            detail = self._detail
+        finally:
+            self._detail = None
+        n = len(detail)
+        return [{"gp": statistics.fmean(d[k][0] for d in detail),
+                 "points": statistics.fmean(d[k][1] for d in detail), "n": n} for k in range(len(cands))]
 
     # -- bidding (RULES.md §2) ---------------------------------------------------------------
     def _dealer_outcomes(self, view: Any, suits: Sequence[str]) -> dict[str, list[int]]:
@@ -184,7 +268,17 @@ class ExpertAI:
         a, b = ROLLOUT_CALIBRATION.get(view.ruleset.decks, (0.0, 1.0))
         mean_gp = statistics.fmean(
             dealer_game_points(view.ruleset, round(a + b * p) - cheapest) for p in best)
-        return cheapest if mean_gp > BID_MARGIN else PASS
+        choice = cheapest if mean_gp > BID_MARGIN else PASS
+        self.last_reasoning = tuple(
+            {"action": str(x) if x else "pass", "value": round(v, 2),
+             "note": f"{len(best)} samples" + (", chosen" if x == choice else "")}
+            for x, v in sorted(((cheapest, mean_gp), (PASS, BID_MARGIN)), key=lambda t: t[0] != choice))
+        return choice
+
+    def _calibrated_gp(self, rs: Any, points: Sequence[int], bid: int) -> float:
+        """Mean dealer game points of play-out card ``points`` at ``bid`` (calibrated)."""
+        a, b = ROLLOUT_CALIBRATION.get(rs.decks, (0.0, 1.0))
+        return statistics.fmean(dealer_game_points(rs, round(a + b * p) - bid) for p in points)
 
     # -- trump (RULES.md §3) -----------------------------------------------------------------
     def choose_trump(self, view: Any, suits: Sequence[str]) -> str:
@@ -194,7 +288,9 @@ class ExpertAI:
         cands = [first] + [s for s in cands if s in suits and s != first]
         outcomes = self._dealer_outcomes(view, cands)
         rows = [list(r) for r in zip(*(outcomes[s] for s in cands))]
-        return cands[pick(rows)]
+        choice = pick(rows)
+        self._note(cands, rows, choice)
+        return cands[choice]
 
     # -- bury (RULES.md §4) ------------------------------------------------------------------
     def _bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
@@ -228,6 +324,13 @@ class ExpertAI:
         cands = self._bury_candidates(view, count)
         if len(cands) == 1:
             return list(cands[0])
+        rows = self._bury_rows(view, cands)
+        choice = pick(rows)
+        self._note(cands, rows, choice)
+        return list(cands[choice])
+
+    def _bury_rows(self, view: Any, cands: Sequence[tuple[Card, ...]]) -> list[list[float]]:
+        """Per-sample utilities of each bury of ``cands`` (sampled deals as the dealer)."""
         rs = view.ruleset
         me = view.seat
         rows: list[list[float]] = []
@@ -241,7 +344,7 @@ class ExpertAI:
             rows.append(self._outcomes(base, [Bury(me, cand) for cand in cands], me))
 
         self._loop(step)
-        return list(cands[pick(rows)])
+        return rows
 
 
 @hookimpl
