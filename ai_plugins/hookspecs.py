@@ -51,7 +51,7 @@ def register_ais(register: Callable[..., None]) -> None:
         register: ``register(name: str, factory: Callable[[AISettings], object],
             version: str | None = None) -> None``. Call it once per AI. ``name`` is what users
             type (``--ai NAME``): letters, digits, ``_``, ``-`` and ``.`` only, no ``:``.
-            ``factory`` is called with one :class:`ai_plugins.base.AISettings` (``seat`` 0..3,
+            ``factory`` is called with one :class:`ai_plugins.base.AISettings` (``seat`` 0..n-1 for n seats,
             ``seed`` int, ``budget_s`` float seconds, ``options`` mapping) each time a seat is
             given to this AI (by the client once per seat for a whole game; by the arena once
             per seat and hand, so that hands stay independent) and returns the AI object whose

@@ -333,6 +333,8 @@ class SafePlayer:
             return Declare(seat, tuple(cards)), ""
         if phase is ZPhase.CALL_FRIEND:
             try:
+                if hasattr(answer, "card") and hasattr(answer, "nth"):  # a FriendCall
+                    answer = (answer.card, answer.nth)
                 card, nth = answer
                 card = Card.parse(card)
             except (TypeError, ValueError):

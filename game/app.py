@@ -752,8 +752,11 @@ class App:
 
 # -- command line -------------------------------------------------------------------------------------
 def _seats(text: str) -> list[str]:
+    from engine.ruleset import hongwu, zhaopengyou
+
     seats = [s.strip() for s in text.split(",")]
-    if len(seats) < 2 or not all(seats):  # how many the ruleset needs is checked in run()
+    counts = {hongwu().players, zhaopengyou().players}  # which one the ruleset needs: run()
+    if len(seats) not in counts or not all(seats):
         raise argparse.ArgumentTypeError("give comma-separated seats, e.g. human,basic,random,basic "
                                          "(five with --ruleset zhaopengyou)")
     if seats.count("human") > 1:

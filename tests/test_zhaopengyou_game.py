@@ -411,8 +411,9 @@ def _check_views(hand: ZpyHand) -> None:
     phase = hand.phase
     for seat in list(range(5)) + [None]:
         v = hand.view(seat)
-        assert v.hand == (() if seat is None else tuple(sorted(v.hand, key=lambda c: hand.ctx.sort_key(c))) if hand.ctx else v.hand)
-        if seat is not None:
+        if seat is None:
+            assert v.hand == () and v.kitty is None and v.legal_declarations == ()
+        else:
             assert sorted(v.hand) == sorted(hand.hands[seat])
         assert v.hand_sizes == tuple(len(h) for h in hand.hands)
         if v.kitty is not None:
