@@ -8,8 +8,9 @@ seen, the friend's copies included), tries every candidate in every world, plays
 with the fast policy of :func:`.simulate_zpy.rollout_action` and scores the settled hand by the
 levels the seat's final side gains or gives away (:func:`.simulate_zpy.utility`). All
 candidates of a decision are compared on the same worlds, and the search overrules ``basic``'s
-first choice only when the paired play-outs favour another by
-:data:`ai_plugins.builtin.expert.CONFIDENCE` standard errors (:func:`.expert.pick`).
+first choice only when the paired play-outs favour another clearly (:func:`pick`: a one-sided
+t-test at 90% on the paired differences; stricter than 红五's gate, since early in a 31-card
+hand a short thinking time allows only a few worlds).
 
 - **play**: ``basic``'s best :data:`MAX_CANDIDATES` plays; a forced play (one candidate, or
   the last trick) is returned at once.
@@ -30,6 +31,7 @@ the seed).
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections import Counter
 from typing import Any, Callable, Sequence
@@ -42,7 +44,7 @@ from engine.zhaopengyou import CallFriend, ZPhase
 from ..base import AISettings
 from . import zpy_basic
 from .basic import BasicAI, keep_value
-from .expert import DEFAULT_THINK_MS, MIN_SAMPLES, pick
+from .expert import DEFAULT_THINK_MS, MIN_SAMPLES
 from .simulate_zpy import clone, hand_from_view, play_out, sample_hidden, sample_world, utility
 
 MAX_CANDIDATES = 4
@@ -57,6 +59,39 @@ MAX_CALLS = 4
 SLOW_DECISION_FACTOR = 3
 """A bury or a friend call (once a hand each, and worth more) gets this many times the
 thinking time of a play (within the budget)."""
+
+
+T_CRITICAL = {1: 3.08, 2: 1.89, 3: 1.64, 4: 1.53, 5: 1.48, 6: 1.44, 7: 1.41, 8: 1.40, 9: 1.38,
+              10: 1.37, 15: 1.34, 20: 1.33, 30: 1.31}
+"""One-sided 90% quantiles of Student's t by degrees of freedom (1.28 beyond 30): how many
+standard errors a paired advantage needs before :func:`pick` overrules ``basic``. A fixed
+number of standard errors would be far too lenient with the two or three worlds a short
+thinking time allows early in a 31-card hand."""
+
+
+def _t_critical(df: int) -> float:
+    for k in sorted(T_CRITICAL, reverse=True):
+        if df >= k:
+            return T_CRITICAL[k] if df <= 30 else 1.28
+    return T_CRITICAL[1]
+
+
+def pick(samples: Sequence[Sequence[float]]) -> int:
+    """The candidate to choose from per-world utilities ``samples[i][k]`` (world i, candidate
+    k; candidate 0 is ``basic``'s choice): the best mean among those whose paired advantage
+    over candidate 0 reaches :func:`_t_critical` standard errors, else 0."""
+    n = len(samples)
+    if n < 2:
+        return 0
+    need = _t_critical(n - 1)
+    best, best_mean = 0, 0.0
+    for k in range(1, len(samples[0])):
+        diffs = [row[k] - row[0] for row in samples]
+        mean = statistics.fmean(diffs)
+        sd = statistics.stdev(diffs)
+        if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= need):
+            best, best_mean = k, mean
+    return best
 
 
 class ZpyExpert:

@@ -36,10 +36,11 @@ from . import zpy_basic
 MAX_FOLLOW_CANDIDATES = 24
 """Legal follows the play-out policy looks at (the generator is lazy)."""
 
-LEVEL_WEIGHT_SMOOTH = 0.2
-"""Share of a level that one ``step`` (60) of the catchers' points is worth in
-:func:`utility` on top of the settled level result (it breaks ties between play-outs that
-settle alike)."""
+LEVEL_WEIGHT_SMOOTH = 1.0
+"""Levels that one ``step`` (60) of the catchers' points past the threshold is worth in
+:func:`utility` on top of the settled level result: the level table is a staircase in those
+points, and comparing candidates on the points as well gives paired differences far less
+noisy than the stairs alone."""
 
 
 # --------------------------------------------------------------------------------------------
