@@ -48,6 +48,8 @@ class Options:
     ``normal`` or ``fast`` table animations (None = saved setting); ``rules``: house-rule
     options ``{RuleOptions name: value}`` from ``--rule`` (RULES.md "Options"): they override
     the saved house rules, name by name, for this run only and are never saved.
+    ``recorder``: called with the table when a hand is settled, before its result line is
+    printed, and asked before each next hand (the daily coin cap; README "Career").
     """
 
     seats: list[str] = field(default_factory=lambda: ["human", "basic", "basic", "basic"])
@@ -72,6 +74,10 @@ class Options:
     renderer: str = "auto"
     animations: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
+    #: records every settled hand (a :class:`game.career.Recorder`; None: nothing recorded)
+    recorder: Any = None
+    #: at the menu without a current profile, open the profile screen first (interactive runs)
+    profile_prompt: bool = False
 
 
 class PausableClock:
@@ -155,6 +161,10 @@ class App:
         if options.volume is not None:
             self.settings.volume = min(1.0, max(0.0, options.volume))
         self.audio = Audio(self.settings.volume, self.settings.muted, enabled=options.audio)
+        from game.career_session import CareerSession
+
+        #: profiles, the Recorder of local games, titles (README "Career")
+        self.career = CareerSession(options.recorder)
         self.table: Any = None
         self.scene: Any = None
         #: menu screens and overlays above the table, topmost last (game.scenes.menu.Screen)
@@ -177,10 +187,14 @@ class App:
             log.info("client started: seats=%s speed=%s lang=%s", options.seats, self.speed, self.lang)
         else:
             self.show_menu()
+            if options.profile_prompt and self.career.current() is None:
+                self.open_profiles(first_run=True)
             log.info("client started at the menu: speed=%s lang=%s", self.speed, self.lang)
 
-    def _open_table(self, table: Any = None) -> None:
-        """Show ``table`` (default: a LocalTable from the options) in a new table scene."""
+    def _open_table(self, table: Any = None, chat: Any = None) -> None:
+        """Show ``table`` (default: a LocalTable from the options) in a new table scene.  A
+        table that carries chat (a LAN ``RemoteTable``: ``take_chats``) gets the chat panel,
+        over ``chat`` (a :class:`game.chat.ChatSession`, e.g. the lobby's) or a new session."""
         from game.scenes.table_scene import TableScene
 
         options = self.options
@@ -204,6 +218,37 @@ class App:
 
         extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
         self._demo = getattr(table, "seat", None) is None
+        if callable(getattr(table, "take_chats", None)) and hasattr(self.scene, "attach_chat"):
+            from game.chat import ChatSession
+            from game.chat_panel import ChatPanel
+
+            session = chat if chat is not None else ChatSession(table, time.monotonic)
+            self.scene.attach_chat(ChatPanel(session, self.window.get_size))
+        self.scene.titles = self._seat_titles  # titles 等级 on the name plates (README "Career")
+        self.scene.career = None
+
+    def _seat_titles(self) -> list[str]:
+        """Each seat's title for its name plate: seat 0's profile at a local table, every
+        player's (the host relays them) at a LAN table; "" where there is none."""
+        from game.i18n import current_language
+
+        lang = "zh" if current_language() == "zh" else "en"
+        table = self.table
+        relayed = getattr(table, "titles", None)
+        if callable(relayed):  # a LAN table: the host relays each player's (Chinese) title
+            from game.scenes.promotion import title_text
+
+            return [title_text(t) if t else "" for t in relayed()]
+        rec = self.options.recorder
+        n = len(getattr(table, "names", ()) or ()) or 4
+        out = [""] * n
+        if rec is not None:
+            from engine.scoring import title_for
+
+            p = rec.store.find_profile(rec.profile.name)
+            if p is not None and 0 <= rec.seat < n:
+                out[rec.seat] = title_for(p.points, lang)
+        return out
 
     # -- window -------------------------------------------------------------------------------
     def _open_window(self, options: Options):
@@ -243,18 +288,24 @@ class App:
 
     def _toolbar_items(self) -> list[tuple]:
         """The table's toolbar: ``(key, label, icon, short label, enabled)`` per button (see
-        :meth:`game.scenes.table_scene.TableScene._toolbar_buttons`).  The sound button shows
+        :meth:`game.scenes.table_buttons.TableButtons._toolbar_buttons`).  The sound button shows
         the real state: greyed out, crossed speaker when there is no audio output at all."""
         from game.i18n import _
 
         zh = self.lang == "zh"
         on = self.sound_on()
-        return [
+        items = [
             ("menu", _("Menu"), "menu", ""),
             ("lang", "English" if zh else "中文", None, "EN" if zh else "中文"),
             ("sound", _("On") if on else _("Off"), "sound_on" if on else "sound_off", "", bool(self.audio.available)),
             ("speed", _(self.speed), "speed", None),
         ]
+        chat = getattr(self.scene, "chat", None)
+        if chat is not None:  # a LAN table: the chat panel (T), with the unread count
+            n = chat.session.unread
+            label = _("Chat") + (f" ({n})" if n else "")
+            items.insert(1, ("chat", label, None, label))
+        return items
 
     def _on_toolbar(self, key: str) -> None:
         from game import i18n
@@ -262,6 +313,9 @@ class App:
 
         if key == "menu":
             self.open_pause()
+        elif key == "chat" and getattr(self.scene, "chat", None) is not None:
+            self.scene.chat.toggle()
+            self.scene._chat_refresh(force=True)
         elif key == "lang":
             self.lang = i18n.set_language("en" if self.lang == "zh" else "zh")
             self._set_caption()
@@ -281,15 +335,47 @@ class App:
     def _on_event(self, ev: Any) -> None:
         if getattr(ev, "kind", "") == "hand_settled":
             self.hands_done += 1
+            if self.scene is not None:
+                self.scene.career = None  # the settlement shows this hand's record only
+            if self.options.recorder is not None:  # committed before the result line is printed
+                self._record(ev.settlement)
             line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)
             out = self.options.out or sys.stdout
             print(line, file=out, flush=True)
 
+    def _record(self, settlement: Any) -> None:
+        """Record the settled hand for the profile; a failure is reported, never fatal."""
+        try:
+            done = self.options.recorder.hand_finished(self.table, settlement)
+        except Exception as exc:  # e.g. a full disk: the game goes on, the user is told
+            log.exception("recording the hand failed")
+            print(f"hongwu play: the hand was not recorded: {exc}", file=sys.stderr, flush=True)
+            return
+        if done is None or self.scene is None:
+            return
+        self.scene.career = done  # the settlement shows the title and the coins
+        if done.promotions and self.options.hands is None:  # a scripted run (--hands) goes on unseen
+            from game.scenes.promotion import PromotionOverlay
+
+            self.audio.play("promotion")
+            self.push_screen(PromotionOverlay(self, done))
+
     def next_hand(self) -> None:
         """Deal the next hand, or finish when ``--hands`` hands have been played."""
         if self.options.hands is not None and self.hands_done >= self.options.hands:
             self.running = False
+            return
+        refusal = self.options.recorder.refusal() if self.options.recorder is not None else None
+        if refusal is not None:  # the daily coin cap (RULES.md §12)
+            print(f"hongwu play: {refusal.message}", file=sys.stderr, flush=True)
+            if self.options.hands is not None:  # a scripted run stops (exit status 4)
+                self.running = False
+                self.exit_code = 4
+                return
+            self.close_session()  # the window says why and until when, then the menu
+            self.show_menu()
+            self.show_refusal(refusal)
             return
         reason = self.table.next_hand()
         if reason is not None:
@@ -414,6 +500,7 @@ class App:
                 if backend is not None:
                     backend.close()
                 pygame.display.quit()
+            self.career.close()
 
     # -- screens: main menu, new game, pause, rules, settings ------------------------------------------
     def _dispatch(self, ev: Any) -> None:
@@ -519,6 +606,46 @@ class App:
 
         self.screens = [MenuScene(self)]
 
+    def open_profiles(self, first_run: bool = False) -> None:
+        """Open the profile screen (pick or create who plays seat 0)."""
+        from game.scenes.profile import ProfileScreen
+
+        self.push_screen(ProfileScreen(self, first_run=first_run))
+
+    def open_records(self) -> None:
+        """Open the records 战绩 of the current profile (with its statistics)."""
+        from game.scenes.records import RecordsScreen
+
+        self.push_screen(RecordsScreen(self))
+
+    def open_stats(self) -> None:
+        """Open the statistics of the current profile, with its game-points chart."""
+        from game.scenes.records import StatsScreen
+
+        self.push_screen(StatsScreen(self))
+
+    def open_replay(self, source: Any) -> None:
+        """Open the replay viewer 回放 on a record id or a replay file (a message screen
+        says why when it cannot be read)."""
+        from game.scenes.replay_view import ReplayScreen, load
+
+        rep, error = load(source, self.career.store())
+        if rep is None:
+            from game.i18n import _
+            from game.scenes.menu import MessageScreen
+
+            self.push_screen(MessageScreen(self, _("Replay"), [error]))
+            return
+        self.push_screen(ReplayScreen(self, rep))
+
+    def show_refusal(self, refusal: Any) -> None:
+        """Tell why the profile may not start a staked game now, and until when."""
+        from game.career_session import refusal_lines
+        from game.i18n import _
+        from game.scenes.menu import MessageScreen
+
+        self.push_screen(MessageScreen(self, _("Daily coin limit"), refusal_lines(refusal)))
+
     def open_pause(self) -> None:
         """Open the pause menu over the table (the table scene's Esc and Menu button call this).
 
@@ -603,7 +730,8 @@ class App:
         return {**self.settings.house_rules, **self.options.rules}
 
     def start_game(self, seats: list[str], *, decks: int = 2, difficulty: str | None = None,
-                   seed: int | None = None, rules: dict[str, Any] | None = None) -> None:
+                   seed: int | None = None, rules: dict[str, Any] | None = None,
+                   stake: int | None = None) -> None:
         """Close any open game and deal a new one at a local table.
 
         ``seats``: four kinds (seat 0 ``"human"``); ``difficulty``: a :mod:`game.presets` key
@@ -612,6 +740,9 @@ class App:
         choices are saved in the settings, except a house rule that still has the value
         ``--rule`` gave it on the command line (that one keeps its saved value).  Raises
         ValueError/TypeError for an invalid house rule (before the open game is closed).
+        ``stake``: coins per game point for the current profile (None: the saved one; RULES.md
+        §12); its hands are recorded. A profile at its daily coin cap does not start: a
+        message says why and until when (:meth:`show_refusal`), nothing else changes.
         """
         from engine.ruleset import RuleOptions
         from game import presets
@@ -619,6 +750,13 @@ class App:
 
         rules = self.house_rules() if rules is None else dict(rules)
         RuleOptions.from_mapping(rules)  # refuse bad options before closing anything
+        stake = self.settings.stake if stake is None else max(0, int(stake))
+        refusal = self.career.refusal(stake)
+        if refusal is not None:
+            self.show_refusal(refusal)
+            return
+        if self.career.current() is not None:
+            self.options.recorder = self.career.recorder_for(stake)
         self.close_session()
         difficulty = difficulty or self.settings.difficulty
         seed = self.options.seed if seed is None else seed
@@ -637,17 +775,20 @@ class App:
                     saved[name] = self.settings.house_rules[name]
                 else:
                     saved.pop(name, None)
-        self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved)
+        self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved, stake=stake)
         log.info("new game: seats=%s decks=%s difficulty=%s rules=%s", seats, decks, difficulty, rules)
 
-    def start_remote(self, table: Any, lan: Any = None) -> None:
-        """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host)."""
+    def start_remote(self, table: Any, lan: Any = None, chat: Any = None) -> None:
+        """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host);
+        ``chat`` is the lobby's :class:`game.chat.ChatSession` (history and mutes carry on)."""
         self.close_session()
         self.hands_done = 0
         self.results = []
         self.screens = []
         self.game_clock.resume()
-        self._open_table(table)
+        if self.options.recorder is None and self.career.current() is not None:
+            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (no stake at LAN tables)
+        self._open_table(table, chat=chat)
         self._lan = lan
 
     def close_session(self) -> None:
@@ -730,6 +871,18 @@ class App:
         """Sound volume 0.0..1.0 (clamped), saved."""
         self.audio.set_volume(volume)
         self._save(volume=self.audio.volume)
+
+    def set_renderer(self, renderer: str) -> None:
+        """Choose how the window is drawn from the next start on (``auto``, ``gpu`` or
+        ``software``, as ``--renderer``; see :func:`game.settings.renderer_choice`), saved; the
+        running window keeps its renderer.  ValueError for anything else."""
+        from game.settings import RENDERERS
+
+        if renderer not in RENDERERS:
+            raise ValueError(f"renderer must be one of {', '.join(RENDERERS)}, not {renderer!r}")
+        self._save(renderer=renderer)
+        for s in self.screens:
+            s.invalidate()
 
     def set_fullscreen(self, on: bool) -> None:
         """Full screen on or off (the window is reopened), saved."""
@@ -836,7 +989,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="zhaopengyou: play hands until the game ends (at most --max-hands)")
     p.add_argument("--max-hands", type=int, default=None, metavar="N",
                    help="zhaopengyou --match: stop after N hands if nobody has won (default 300)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="zhaopengyou: a rule option (repeatable; RULES.md 找朋友), e.g. "
+                        "declaration_mode=first, counter_declare=off, friend_call_time=after_bury")
+    from game.career.cli import add_play_options
+
+    add_play_options(p)  # --profile, --stake
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
+    try:
+        from ai_plugins.capture import add_output_options
+    except ImportError:  # pragma: no cover - ai_plugins not installed
+        pass
+    else:
+        add_output_options(p)
     p.set_defaults(func=run)
     return p
 
@@ -857,7 +1022,7 @@ def options_from_args(ns: argparse.Namespace) -> Options:
         fullscreen=ns.fullscreen or (saved.fullscreen and ns.hands is None), size=ns.size,
         plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai),
         user_plugins=not ns.no_user_plugins, budget_s=ns.ai_budget, audio=not ns.mute, volume=ns.volume,
-        save_settings=True, max_frames=ns.max_frames, menu=menu,
+        save_settings=True, max_frames=ns.max_frames, menu=menu, profile_prompt=menu,
         renderer=settings_mod.renderer_choice(getattr(ns, "renderer", None)),
         animations=getattr(ns, "animations", None),
         rules=dict(getattr(ns, "rule", None) or []),
@@ -924,9 +1089,28 @@ def run(ns: argparse.Namespace) -> int:
     """Entry point of ``hongwu play``; returns the exit code: 0, 2 for bad options (an
     unknown or clashing AI in ``--seats`` is reported before any window opens), 3 when
     ``--max-frames`` stopped it, 130 after Ctrl-C."""
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=os.environ.get("HONGWU_LOG", "WARNING").upper(),
-                            format="%(levelname)s %(name)s: %(message)s")
+    try:
+        from ai_plugins.capture import capture_output, configure_logging, log_level
+    except ImportError:  # pragma: no cover - ai_plugins not installed
+        capture_output = None
+        if not logging.getLogger().handlers:
+            logging.basicConfig(level=os.environ.get("HONGWU_LOG", "WARNING").upper(),
+                                format="%(levelname)s %(name)s: %(message)s")
+    else:
+        try:
+            configure_logging(log_level(ns, os.environ.get("HONGWU_LOG", "WARNING")),
+                              getattr(ns, "plugin_log", None))
+        except OSError as exc:
+            print(f"hongwu play: cannot open --plugin-log: {exc}", file=sys.stderr)
+            return 2
+    if capture_output is None:
+        return _run(ns)
+    with capture_output():  # what AI plugins print goes to the log, not among the results
+        return _run(ns)
+
+
+def _run(ns: argparse.Namespace) -> int:
+    """:func:`run` once logging and output capture are set up."""
     if ns.hands is not None and ns.hands < 1:
         print("hongwu play: --hands must be at least 1", file=sys.stderr)
         return 2
@@ -938,8 +1122,8 @@ def run(ns: argparse.Namespace) -> int:
         print(f"hongwu play: 红五 needs {hongwu_ruleset().players} seats, e.g. human,basic,random,basic",
               file=sys.stderr)
         return 2
-    if getattr(ns, "match", False):
-        print("hongwu play: --match is for --ruleset zhaopengyou (红五 hands are independent)", file=sys.stderr)
+    if getattr(ns, "match", False) or getattr(ns, "option", None):
+        print("hongwu play: --match and --option are for --ruleset zhaopengyou", file=sys.stderr)
         return 2
     try:
         options = options_from_args(ns)
@@ -950,10 +1134,20 @@ def run(ns: argparse.Namespace) -> int:
                     print(f"hongwu play: {line}" if line.startswith("note:") else f"hongwu play: error: {line}",
                           file=sys.stderr)
                 return 2
+        from game.career.cli import recorder_for_play
+
+        options.recorder, message, code = recorder_for_play(ns)
+        if message:
+            print(f"hongwu play: {message}", file=sys.stderr)
+            return code
         app = App(options)
     except ValueError as exc:
         print(f"hongwu play: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return _interrupted()
-    return app.run()
+    try:
+        return app.run()
+    finally:
+        if options.recorder is not None:
+            options.recorder.store.close()

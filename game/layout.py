@@ -1,8 +1,12 @@
 """Screen geometry: where everything goes for a window of any size (800×480 and up).
 
-Pure arithmetic on ``pygame.Rect``; no drawing.  Positions are relative to the local seat:
-``BOTTOM`` is the local player (or seat 0 for an observer), ``RIGHT`` the next seat (下家),
-``TOP`` the opposite seat, ``LEFT`` the previous seat (上家).
+Pure arithmetic on ``pygame.Rect``; no drawing.  Positions are relative to the local seat
+and count counter-clockwise round the table: position 0 (``BOTTOM``) is the local player (or
+seat 0 for an observer), position 1 the next seat (下家), and so on up to ``seats - 1``, the
+previous seat (上家).  Each position sits on a *side* of the table (:func:`seat_sides`): the
+bottom, the right, the top or the left.  Four seats (红五, RULES.md §1) give ``BOTTOM``,
+``RIGHT``, ``TOP`` and ``LEFT``; five seats (找朋友) give the bottom, the right, two at the top
+(right one first) and the left.
 
 Every rectangle a layout hands out lies inside ``Layout.screen`` (tests check this from
 800×480 to 3840×2160); the client builds a new layout on every resize.
@@ -13,21 +17,41 @@ import math
 
 import pygame
 
+from engine.ruleset import hongwu
 from game.cards_render import index_metrics
 
-BOTTOM, RIGHT, TOP, LEFT = range(4)
-POSITIONS = (BOTTOM, RIGHT, TOP, LEFT)
+#: seats at the table when a caller names none: the Hong Wu ruleset's (RULES.md §1)
+DEFAULT_SEATS = hongwu().players
+#: the positions of a table of :data:`DEFAULT_SEATS` seats, counter-clockwise from the bottom
+POSITIONS = tuple(range(DEFAULT_SEATS))
+BOTTOM, RIGHT, TOP, LEFT = POSITIONS
+#: the sides of the table a position can sit on
+SIDES = ("bottom", "right", "top", "left")
 MIN_SIZE = (800, 480)
 
 
-def position_of(seat: int, local_seat: int | None) -> int:
-    """Screen position (``BOTTOM``..``LEFT``) of ``seat`` seen from ``local_seat`` (None = 0)."""
-    return (seat - (local_seat or 0)) % 4
+def position_of(seat: int, local_seat: int | None, seats: int = DEFAULT_SEATS) -> int:
+    """Screen position (0 = ``BOTTOM`` .. ``seats - 1``, counter-clockwise) of ``seat`` seen
+    from ``local_seat`` (None = 0) at a table of ``seats`` seats."""
+    return (seat - (local_seat or 0)) % seats
 
 
-def seat_at(position: int, local_seat: int | None) -> int:
+def seat_at(position: int, local_seat: int | None, seats: int = DEFAULT_SEATS) -> int:
     """The seat shown at screen ``position`` seen from ``local_seat`` (None = 0)."""
-    return (position + (local_seat or 0)) % 4
+    return (position + (local_seat or 0)) % seats
+
+
+def seat_sides(seats: int) -> tuple[str, ...]:
+    """The side of the table (one of :data:`SIDES`) of each position 0..``seats - 1``.
+
+    Position 0 is at the bottom; going counter-clockwise, one seat on the right, the rest
+    along the top (right to left), one on the left: 3 seats -> bottom, right, left; 4 ->
+    bottom, right, top, left; 5 -> bottom, right, top, top, left.  Raises ValueError for
+    fewer than 3 seats or more than 5 (more do not fit an 800×480 window).
+    """
+    if not 3 <= seats <= 5:
+        raise ValueError(f"the client lays out tables of 3 to 5 seats, not {seats!r}")
+    return ("bottom", "right") + ("top",) * (seats - 3) + ("left",)
 
 
 class Layout:
@@ -46,9 +70,18 @@ class Layout:
     ``arc_px`` (int, how far the middle of a one-row hand is lifted); ``overlay`` (settlement);
     ``trick_area``; ``plates[pos]`` name plates; ``backs[pos]`` opponents' card stacks;
     ``trick_centers[pos]`` (x, y) tuples.
+
+    Seats: ``seats`` (int, from the ruleset: ``RuleSet.players``), ``positions`` (0..seats-1,
+    counter-clockwise from the bottom), ``sides[pos]`` (see :func:`seat_sides`), ``tops`` (the
+    positions along the top, right to left).  ``plates``, ``backs`` and ``trick_centers``
+    have one entry per position; :meth:`trick_rects` and :meth:`back_rects` take a position.
+    With more than one seat at the top each gets an equal share of the top band (its card
+    backs beside its plate, or under it when the band is short of room) and of the trick
+    area's top row (``trick_lanes[pos]``: its ``(left, right)`` x span).  Raises ValueError
+    for a seat count :func:`seat_sides` refuses.
     """
 
-    def __init__(self, w: int, h: int, max_hand: int = 33) -> None:
+    def __init__(self, w: int, h: int, max_hand: int = 33, seats: int = DEFAULT_SEATS) -> None:
         w, h = max(int(w), 1), max(int(h), 1)
         self.w, self.h = w, h
         self.screen = pygame.Rect(0, 0, w, h)
@@ -57,6 +90,12 @@ class Layout:
         self.font_size = max(16, round(20 * u))
         self.small_font = max(14, round(16 * u))
         self.max_hand = max_hand
+        self.seats = seats
+        self.sides = sides = seat_sides(seats)
+        self.positions = tuple(range(seats))
+        self.tops = tops = [p for p in self.positions if sides[p] == "top"]
+        right_pos = sides.index("right")
+        left_pos = sides.index("left")
 
         #: smallest font (px) a label may shrink to and stay readable (toolbar, helper buttons)
         self.min_font = max(14, round(15 * u))
@@ -98,27 +137,25 @@ class Layout:
         self.backs: dict[int, pygame.Rect] = {}
         self.plates: dict[int, pygame.Rect] = {}
         stack_w = self.back_w + 4 * max(3, round(self.back_w * 0.18))
-        # top seat: backs then plate, centred
-        self.backs[TOP] = pygame.Rect(0, top_y, stack_w, self.back_h)
-        self.backs[TOP].centerx = w // 2 - plate_w // 2 - m
-        self.plates[TOP] = pygame.Rect(self.backs[TOP].right + m, top_y, plate_w, plate_h)
-        band_top = top_y + max(self.back_h, plate_h) + m
+        tb_h = max(40, round(40 * u))
+        tb_w = max(280, round(300 * u))  # room for readable labels at 800×480 too
+        info_w = max(190, round(260 * u))
+        top_h = self._place_tops(tops, top_y, stack_w, info_w, tb_w)
+        band_top = top_y + top_h + m
         band_bottom = self.message_rect.y - m // 2
         mid = (band_top + band_bottom) // 2
         side_h = self.back_h + m // 2 + plate_h
-        # the points panel (top right, under the toolbar) shows five whole lines
-        tb_h = max(40, round(40 * u))
-        tb_w = max(280, round(300 * u))  # room for readable labels at 800×480 too
-        rows_h = 5 * (self.small_font + 4) + 2 * m
+        # the points panel (top right, under the toolbar) shows a title and a line per seat
+        rows_h = (seats + 1) * (self.small_font + 4) + 2 * m
         scores_h = max(plate_h, round(118 * u), rows_h)
         scores_bottom = m + tb_h + m // 2 + scores_h
-        for pos, x in ((LEFT, m), (RIGHT, w - m - plate_w)):
+        for pos, x in ((left_pos, m), (right_pos, w - m - plate_w)):
             # the left seat right under the info panel (room for the helper buttons below it)
-            top = (min(mid - side_h // 2, max(band_top, 2 * m + max(plate_h, round(118 * u)))) if pos == LEFT
+            top = (min(mid - side_h // 2, max(band_top, 2 * m + max(plate_h, round(118 * u)))) if pos == left_pos
                    else max(mid - side_h // 2, scores_bottom + m))
             plate = pygame.Rect(x, top + self.back_h + m // 2, plate_w, plate_h)
             backs = pygame.Rect(0, top, stack_w, self.back_h)
-            if pos == LEFT:
+            if pos == left_pos:
                 backs.x = x
             else:
                 backs.right = w - m
@@ -130,26 +167,25 @@ class Layout:
         self.backs[BOTTOM] = pygame.Rect(self.hand_area.x, self.hand_area.y, 0, 0)
 
         # -- info / toolbar (corners of the top band) ----------------------------------------
-        info_w = max(190, round(260 * u))
-        info_h = max(self.backs[LEFT].y - m - m, plate_h)
+        info_h = max(self.backs[left_pos].y - m - m, plate_h)
         info_h = min(info_h, max(plate_h, round(118 * u)))
         self.info_rect = pygame.Rect(m, m, info_w, info_h)
         self.toolbar = pygame.Rect(w - m - tb_w, m, tb_w, tb_h)
         self.scores_rect = pygame.Rect(w - m - tb_w, self.toolbar.bottom + m // 2, tb_w, scores_h)
 
         # -- helper buttons under the left-hand seat; card counter under the right-hand one ------
-        free_top, free_bottom = self.plates[LEFT].bottom + m, self.plates[BOTTOM].y - m
+        free_top, free_bottom = self.plates[left_pos].bottom + m, self.plates[BOTTOM].y - m
         # one row of buttons, or two (the first button alone on top) when there is the room
         tools_h = 2 * tb_h + max(3, m // 2) if free_bottom - free_top >= 2 * tb_h + max(3, m // 2) else tb_h
         self.tools_rect = pygame.Rect(m, max(free_top, (free_top + free_bottom - tools_h) // 2), plate_w, tools_h)
         col_x = w - m - plate_w
-        col_top = self.plates[RIGHT].bottom + m
+        col_top = self.plates[right_pos].bottom + m
         self.counter_rect = pygame.Rect(col_x, col_top, plate_w,
                                         max(plate_h, self.action_bar.bottom - col_top))
 
         # -- trick area ------------------------------------------------------------------------
-        left_edge = max(self.plates[LEFT].right, self.backs[LEFT].right, self.tools_rect.right) + m
-        right_edge = min(self.plates[RIGHT].x, self.backs[RIGHT].x) - m
+        left_edge = max(self.plates[left_pos].right, self.backs[left_pos].right, self.tools_rect.right) + m
+        right_edge = min(self.plates[right_pos].x, self.backs[right_pos].x) - m
         self.trick_area = pygame.Rect(left_edge, band_top, right_edge - left_edge, band_bottom - band_top)
         ta = self.trick_area
         th = min(round(card_h * 0.8), (ta.h - 2 * m) // 2 - round(self.small_font * 0.2), round(ta.h * 0.27))
@@ -158,12 +194,20 @@ class Layout:
         cx, cy = ta.centerx, ta.centery
         dy = ta.h // 2 - th // 2 - m // 2
         dx = min(ta.w // 2 - self.trick_w * 2, round(self.trick_w * 2.6))
-        self.trick_centers = {
-            BOTTOM: (cx, cy + dy),
-            TOP: (cx, cy - dy),
-            RIGHT: (cx + dx, cy),
-            LEFT: (cx - dx, cy),
-        }
+        at = {"bottom": (cx, cy + dy), "top": (cx, cy - dy), "right": (cx + dx, cy), "left": (cx - dx, cy)}
+        self.trick_centers = {pos: at[side] for pos, side in enumerate(sides)}
+        #: several seats at the top: each plays into an equal share of the top row, right to left
+        self.trick_lanes: dict[int, tuple[int, int]] = {}
+        if len(tops) > 1:
+            # the row between the panels that reach down into the trick area's top corners
+            row = pygame.Rect(ta.x, cy - dy - th // 2, ta.w, th)
+            lo = max([ta.x + m] + [r.right + m for r in (self.info_rect, self.tools_rect) if r.colliderect(row)])
+            hi = min([ta.right - m] + [r.x - m for r in (self.scores_rect, self.toolbar) if r.colliderect(row)])
+            lane = (hi - lo) / len(tops)
+            for i, pos in enumerate(tops):
+                right, left = round(hi - i * lane), round(hi - (i + 1) * lane)
+                self.trick_lanes[pos] = (left, right)
+                self.trick_centers[pos] = ((left + right) // 2, cy - dy)
 
         # -- overlay (settlement) ----------------------------------------------------------------
         ow = min(w - 2 * m, max(760, round(w * 0.62)))
@@ -171,6 +215,36 @@ class Layout:
         oh = min(oh, max(460, round(h * 0.86)))
         self.overlay = pygame.Rect(0, 0, ow, oh)
         self.overlay.center = self.screen.center
+
+    def _place_tops(self, tops: list[int], top_y: int, stack_w: int, info_w: int, tb_w: int) -> int:
+        """Place the plates and card backs of the seats at the top (``tops``, right to left);
+        returns the height of the top band they take (px).
+
+        One seat: its backs then its plate, centred.  Several: equal shares of the band
+        between the info panel and the toolbar, each with its backs beside the plate when
+        they fit, else under it."""
+        m, w = self.margin, self.w
+        plate_w, plate_h = self.plate_w, self.plate_h
+        if len(tops) == 1:
+            pos = tops[0]
+            self.backs[pos] = pygame.Rect(0, top_y, stack_w, self.back_h)
+            self.backs[pos].centerx = w // 2 - plate_w // 2 - m
+            self.plates[pos] = pygame.Rect(self.backs[pos].right + m, top_y, plate_w, plate_h)
+            return max(self.back_h, plate_h)
+        lo, hi = m + info_w + m, w - m - tb_w - m
+        cell = (hi - lo) / max(1, len(tops))
+        beside = stack_w + m + plate_w
+        side_by_side = cell >= beside + m
+        for i, pos in enumerate(tops):
+            cx = round(hi - cell * (i + 0.5))
+            if side_by_side:
+                backs = pygame.Rect(cx - beside // 2, top_y, stack_w, self.back_h)
+                plate = pygame.Rect(backs.right + m, top_y, plate_w, plate_h)
+            else:
+                plate = pygame.Rect(cx - plate_w // 2, top_y, plate_w, plate_h)
+                backs = pygame.Rect(plate.x, plate.bottom + m // 2, stack_w, self.back_h)
+            self.plates[pos], self.backs[pos] = plate, backs
+        return max(self.back_h, plate_h) if side_by_side else plate_h + m // 2 + self.back_h
 
     @staticmethod
     def _min_step(card_w: int) -> float:
@@ -216,16 +290,21 @@ class Layout:
         if n <= 0:
             return []
         cx, cy = self.trick_centers[pos]
+        side = self.sides[pos]
+        lane = self.trick_lanes.get(pos)
         spacing = round(self.trick_w * 0.3)
-        max_total = self.trick_area.w // 2 if pos in (LEFT, RIGHT) else self.trick_area.w - 2 * self.margin
+        max_total = (self.trick_area.w // 2 if side in ("left", "right") else
+                     lane[1] - lane[0] - self.margin if lane else self.trick_area.w - 2 * self.margin)
         if n > 1:
             spacing = min(spacing, (max_total - self.trick_w) // (n - 1))
         total = self.trick_w + spacing * (n - 1)
         x0 = cx - total // 2
-        if pos == LEFT:
+        if side == "left":
             x0 = max(x0, self.trick_area.x)
-        elif pos == RIGHT:
+        elif side == "right":
             x0 = min(x0, self.trick_area.right - total)
+        elif lane:
+            x0 = max(lane[0], min(x0, lane[1] - total))
         return [pygame.Rect(x0 + i * spacing, cy - self.trick_h // 2, self.trick_w, self.trick_h) for i in range(n)]
 
     def back_rects(self, pos: int, n: int) -> list[pygame.Rect]:
@@ -261,7 +340,7 @@ class Layout:
             "trick_area": self.trick_area, "overlay": self.overlay, "tools": self.tools_rect,
             "counter": self.counter_rect,
         }
-        for pos in POSITIONS:
+        for pos in self.positions:
             out[f"plate{pos}"] = self.plates[pos]
             if pos != BOTTOM:
                 out[f"backs{pos}"] = self.backs[pos]

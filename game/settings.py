@@ -58,6 +58,7 @@ class Settings:
     ``--renderer`` given to ``hongwu play``/``host``/``join`` (see :func:`renderer_choice`).  At the table (:mod:`game.scenes.table_extras`):
     ``smart_select`` (a tap raises the pair or tractor the lead calls for), ``trumps_left``
     (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`).
+    ``stake``: coins per game point chosen on the new-game screen (0: no coins).
     """
 
     lang: str | None = None
@@ -74,6 +75,8 @@ class Settings:
     smart_select: bool = True
     trumps_left: bool = False
     suit_order: str = "SHCD"
+    #: coins per game point at local tables (new-game screen; 0 = no coins; RULES.md §12)
+    stake: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -107,6 +110,9 @@ class Settings:
                 setattr(s, name, data[name])
         if data.get("suit_order") in SUIT_ORDERS:
             s.suit_order = data["suit_order"]
+        stake = data.get("stake")
+        if isinstance(stake, int) and not isinstance(stake, bool) and stake >= 0:
+            s.stake = stake
         return s
 
     def to_dict(self) -> dict[str, Any]:

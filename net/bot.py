@@ -65,6 +65,16 @@ class Bot:
         self._syncing = False
         self._finished: asyncio.Future[None] | None = None
 
+    def attach(self, client: Client) -> None:
+        """Go on with ``client`` (a new connection after a reconnect, hello done): the view is
+        tracked afresh from its snapshot, hands already counted stay counted, and the seat
+        acts again on the state it finds (an action lost with the old connection is made
+        again). Call :meth:`run` next."""
+        self.client = client
+        self.views = ViewTracker()
+        self._acted = None
+        self._resyncing = False
+
     @property
     def seat(self) -> int | None:
         """The seat from the welcome."""

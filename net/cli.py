@@ -6,7 +6,10 @@ opens the pygame client connected to it over loopback with host rights, in the L
 (:mod:`game.lan_cli`), this package imports nothing from ``game``. It prints ``listening on
 ADDR:PORT`` once bound and the ``hongwu join`` command to reach it; headless it says which
 seats keep the first hand from starting and the exact options that fill them, reports hands and seats (``seat 2 resumed by
-Ann``...) and stops after ``--hands``. ``hongwu join [HOST[:PORT]]`` opens the client connected
+Ann``...) and stops after ``--hands``. The host journals its tables (:mod:`net.journal`,
+``--journal FILE``); ``--resume`` restores them after a crash. ``hongwu join --headless``
+reconnects by itself when the connection is lost (``--reconnect``, backoff as
+:class:`net.client.Backoff`). ``hongwu join [HOST[:PORT]]`` opens the client connected
 to a host (found by LAN discovery when HOST is left out) in the LAN lobby until the first hand,
 or with ``--headless`` plays with an AI in the terminal: it prints who is still missing, gives
 up after ``--wait`` seconds if no hand starts, and prints one result line per hand in the
@@ -233,13 +236,57 @@ def result_line(hand_no: int, settlement: Any) -> str:
     return play_result_line(hand_no, settlement_in(settlement))
 
 
-def token_file() -> Path:
-    """Where reconnect tokens are kept between runs: ``$HONGWU_STATE_DIR`` if set, else the
-    platformdirs user state dir."""
+def state_dir() -> Path:
+    """The user state dir: ``$HONGWU_STATE_DIR`` if set, else the platformdirs one."""
     import platformdirs
 
-    base = os.environ.get("HONGWU_STATE_DIR") or platformdirs.user_state_dir("hongwu")
-    return Path(base) / "lan_tokens.json"
+    return Path(os.environ.get("HONGWU_STATE_DIR") or platformdirs.user_state_dir("hongwu"))
+
+
+def token_file() -> Path:
+    """Where reconnect tokens are kept between runs: ``lan_tokens.json`` in :func:`state_dir`."""
+    return state_dir() / "lan_tokens.json"
+
+
+def journal_file(ns: argparse.Namespace) -> Path | None:
+    """The host's journal file for parsed ``host`` arguments: ``--journal``, else
+    ``lan_host-PORT.sqlite3`` in :func:`state_dir` (one per port, so hosts on different ports
+    keep separate journals and ``--resume`` with the same ``--port`` finds its own); None
+    with ``--no-journal``."""
+    if getattr(ns, "no_journal", False):
+        return None
+    given = getattr(ns, "journal", None)
+    return Path(given) if given else state_dir() / f"lan_host-{ns.port}.sqlite3"
+
+
+def open_journal(ns: argparse.Namespace) -> tuple[Any, int]:
+    """``(journal, 0)`` for parsed ``host`` arguments (journal None with ``--no-journal``),
+    or ``(None, exit code)`` after printing why the journal cannot be used. Says when a
+    damaged file was set aside."""
+    from .journal import Journal, JournalBusy, JournalError
+
+    path = journal_file(ns)
+    if path is None:
+        if getattr(ns, "resume", False):
+            print("hongwu host: --resume needs the journal (drop --no-journal)",
+                  file=sys.stderr)
+            return None, 2
+        return None, 0
+    try:
+        journal = Journal.open(path, resume=bool(getattr(ns, "resume", False)))
+    except JournalBusy as exc:
+        if getattr(ns, "journal", None) or getattr(ns, "resume", False):
+            print(f"hongwu host: journal: {exc}", file=sys.stderr)
+            return None, 1
+        print(f"hongwu host: journal: {exc}; this host keeps none (a restart cannot "
+              f"resume it)", file=sys.stderr, flush=True)
+        return None, 0
+    except JournalError as exc:
+        print(f"hongwu host: journal: {exc}", file=sys.stderr)
+        return None, 1
+    if journal.problem:
+        print(f"hongwu host: {journal.problem}", file=sys.stderr, flush=True)
+    return journal, 0
 
 
 def load_token(key: str) -> str | None:
@@ -289,6 +336,23 @@ def _add_ai_options(p: argparse.ArgumentParser) -> None:
 
 
 # ============================================================================ host
+def _capturing(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``run`` with AI plugins' printed output captured and logged (``ai_plugins.capture``),
+    so that it never mixes with what the command prints; ``run`` itself when ``ai_plugins``
+    is not installed."""
+    def captured(ns: argparse.Namespace) -> int:
+        try:
+            from ai_plugins.capture import capture_output
+        except ImportError:  # pragma: no cover - net without ai_plugins
+            return run(ns)
+        with capture_output():
+            return run(ns)
+
+    captured.__doc__ = run.__doc__
+    captured.__name__ = run.__name__
+    return captured
+
+
 def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argparse.ArgumentParser:
     """Register ``hongwu host`` on ``subparsers``; without ``hooks`` (no client) only
     ``--headless`` runs."""
@@ -303,7 +367,7 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("--name", type=_name, default="Hong Wu", metavar="TABLE",
                    help="table name shown to players")
     p.add_argument("--headless", action="store_true",
-                   help="no window: only the server (anyone seated may fill seats with AIs)")
+                   help="no window: only the server (seated players may fill seats with AIs)")
     p.add_argument("--no-discovery", action="store_true", help="do not announce on the LAN")
     p.add_argument("--announce", action="append", default=[], metavar="ADDR",
                    help="announce to ADDR instead of 255.255.255.255 (repeatable)")
@@ -339,11 +403,21 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                         "default 2), failed_throw_penalty=N (N >= 0, default 0). Joining players "
                         "play by the same rules. Without --rule a windowed host uses the house "
                         "rules saved from the new-game screen, a headless one the defaults")
+    p.add_argument("--resume", action="store_true",
+                   help="restore the tables of the journal (after a crash or kill: every "
+                        "table, its seats and the hand in progress exactly where it was; "
+                        "players come back with their tokens, which are then replaced); "
+                        "the table options of this command are then ignored")
+    p.add_argument("--journal", default=None, metavar="FILE",
+                   help="the SQLite file the host records its tables in as it plays "
+                        "(default: lan_host-PORT.sqlite3 in the state dir, $HONGWU_STATE_DIR)")
+    p.add_argument("--no-journal", action="store_true",
+                   help="record nothing (a restarted host cannot resume)")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--verbose", "-v", action="store_true", help="log connections and hands")
     _add_ai_options(p)
     _add_client_ui_options(p)
-    p.set_defaults(func=run_host, client_hooks=hooks)
+    p.set_defaults(func=_capturing(run_host), client_hooks=hooks)
     return p
 
 
@@ -385,7 +459,7 @@ def host_config(ns: argparse.Namespace) -> Any:
         timers=Timers(bid=ns.timer_bid, trump=ns.timer_trump, bury=ns.timer_bury,
                       play=ns.timer_play),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
-        fill_policy="anyone" if ns.headless else "host", ai_seats=dict(ns.ai),
+        fill_policy="seated" if ns.headless else "host", ai_seats=dict(ns.ai),
         max_hands=ns.hands, seat_grace_s=ns.seat_grace)
     return ServerConfig(bind=ns.bind, port=ns.port, tables=[table])
 
@@ -400,10 +474,11 @@ class BackgroundHost:
     """
 
     def __init__(self, config: Any, ai: Any, announce: Sequence[str] | None,
-                 announce_port: int = DISCOVERY_PORT) -> None:
+                 announce_port: int = DISCOVERY_PORT, journal: Any = None) -> None:
         from .server import Server
 
-        self.server = Server(config, ai)
+        self.server = Server(config, ai, journal=journal)
+        self.journal = journal
         self.announce = announce
         self.announce_port = announce_port
         self.announcer: Any = None
@@ -435,6 +510,15 @@ class BackgroundHost:
             await self.announcer.start()
         return port
 
+    def resumed_seat_token(self, seat: int) -> str | None:
+        """A token for the host's own player at ``seat`` of the first table when that seat
+        was restored from the journal (``--resume``) and waits for its player; else None
+        (the player then sits as usual)."""
+        def issue() -> str | None:
+            room = self.server.rooms[0]
+            return None if room.journal is None else room.journal.local_token(room, seat)
+        return self.call(issue)
+
     def call(self, fn: Any) -> Any:
         """Run ``fn()`` in the loop thread; return its result."""
         async def _call() -> Any:
@@ -461,6 +545,8 @@ class BackgroundHost:
             log.exception("host shutdown failed")
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+        if self.journal is not None:
+            self.journal.close()
 
 
 def _ai_provider(ns: argparse.Namespace) -> Any:
@@ -480,7 +566,12 @@ def run_host(ns: argparse.Namespace) -> int:
         return _no_window("host")
     announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
     config = host_config(ns)
-    host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port)
+    journal, code = open_journal(ns)
+    if code:
+        return code
+    if journal is not None and ns.resume and not ns.port and journal.port:
+        config.port = journal.port  # --port 0 the first time: come back where it was
+    host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port, journal)
     try:  # Ctrl-C at any point from here on: a short message, the host stopped, status 130
         try:
             port = host.start()
@@ -496,6 +587,9 @@ def run_host(ns: argparse.Namespace) -> int:
         print(f"hosting '{ns.name}' on {ns.bind}:{port}{where}", flush=True)
         print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
         print(join_hint(host.addresses), flush=True)
+        if journal is not None:
+            host.call(lambda: journal.record_port(port))
+            _report_journal(host, journal)
         rules = house_rules_line(config.tables[0].options)
         if rules:
             print(rules, flush=True)
@@ -513,6 +607,25 @@ def run_host(ns: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     finally:
         host.stop()
+
+
+def _report_journal(host: BackgroundHost, journal: Any) -> None:
+    """Print where the journal is and what ``--resume`` restored."""
+    from .journal import describe
+
+    if journal.resume and journal.restored:
+        print(f"resumed {journal.restored} table(s) from {journal.path}; players come back "
+              f"with their tokens (each gets a new one)", flush=True)
+        for line in host.call(lambda: describe(host.server.rooms)):
+            print(f"  {line}", flush=True)
+    elif journal.resume:
+        print(f"nothing to resume in {journal.path}: new tables", flush=True)
+    else:
+        print(f"journal: {journal.path} (restart with --resume to restore the tables)",
+              flush=True)
+        if journal.previous is not None:
+            print(f"  the tables of the earlier run there are kept in {journal.previous}",
+                  flush=True)
 
 
 def seat_changes(before: Sequence[tuple[Any, ...]] | None,
@@ -554,7 +667,13 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
                       for s in room.seats)
         return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats]
 
-    started = settled = 0  # hands reported so far (none is skipped, however short)
+    # hands reported so far (none is skipped, however short); a resumed table's earlier ones
+    # were reported by the host that ran them
+    journal = getattr(host, "journal", None)
+    started = settled = 0
+    if journal is not None and journal.restored and journal.resumed_at:
+        started, in_hand = journal.resumed_at[0]
+        settled = started - (1 if in_hand else 0)
     last_seats = None
     _, _, _, wire = host.call(look)
     print(f"waiting for players; seats: {', '.join(s['kind'] for s in wire)}", flush=True)
@@ -607,6 +726,13 @@ def add_join_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                    help="AI for --headless (default basic)")
     p.add_argument("--think", type=_seconds, default=0.0, metavar="S",
                    help="with --headless: pause before each move (default 0)")
+    p.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="with --headless: seed of the AI playing the seat (reproducible play)")
+    p.add_argument("--reconnect", type=_seconds, default=120.0, metavar="S",
+                   help="with --headless: when the connection is lost (e.g. the host restarts "
+                        "with --resume), keep trying to get the seat back for S seconds, "
+                        "waiting 0.25 s, 0.5 s, ... up to 5 s between tries (0 = do not "
+                        "reconnect; default 120)")
     p.add_argument("--fill", action="append", default=[], type=_ai_seat, metavar="SEAT=AI",
                    help="fill an empty seat with a host AI first (needs rights; repeatable)")
     p.add_argument("--hands", type=int, default=None, metavar="N",
@@ -623,7 +749,7 @@ def add_join_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("--verbose", "-v", action="store_true", help="log network activity")
     _add_ai_options(p)
     _add_client_ui_options(p)
-    p.set_defaults(func=run_join, client_hooks=hooks)
+    p.set_defaults(func=_capturing(run_join), client_hooks=hooks)
     return p
 
 
@@ -687,7 +813,7 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
                          token: str | None, key: str) -> int:
     from .ai import AIProvider
     from .bot import Bot, NoHandStarted
-    from .client import Client, RemoteError
+    from .client import Client, ConnectionClosed, RemoteError, should_reconnect
 
     async def hello(tok: str | None) -> Client:
         client = await Client.connect(host, port)
@@ -730,9 +856,11 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
             print(f"fill {fill_seat}={ai}: {exc}", file=sys.stderr)
     provider = AIProvider(plugin_dirs=ns.plugin_dir, user_plugins=not ns.no_user_plugins)
     ai_name = ns.ai or provider.default_name()
-    player = provider.make(ai_name, seat if seat is not None else 0, ns.ai_budget)
+    player = provider.make(ai_name, seat if seat is not None else 0, ns.ai_budget,
+                           seed=ns.seed)
     table = dict((welcome.get("snapshot") or {}).get("table") or {})
-    can_fill = bool(welcome.get("host")) or table.get("fill") == "anyone"
+    can_fill = bool(welcome.get("host")) or (
+        table.get("fill") in ("seated", "anyone") and seat is not None)
     shown: dict[str, Any] = {"missing": None, "started": bool(table.get("in_hand"))}
 
     def report_missing(prefix: str) -> None:
@@ -772,7 +900,19 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
 
     bot = Bot(client, player, hands=ns.hands, on_message=show, think=ns.think)
     try:
-        await bot.run(timeout=None, start_timeout=ns.wait or None)
+        while True:
+            try:
+                await bot.run(timeout=None, start_timeout=ns.wait or None)
+                break
+            except ConnectionClosed:
+                if not ns.reconnect or not should_reconnect(client.goodbye):
+                    raise
+            token = welcome.get("token")
+            client = await _reconnect_headless(ns, host, port, name, token, key)
+            if client is None:
+                return 1
+            welcome = client.welcome or {}
+            bot.attach(client)
     except NoHandStarted:
         missing = missing_seats(table.get("seats") or [], skip=seat)
         print(f"hongwu join: no hand started within {ns.wait:g} s (--wait)"
@@ -792,9 +932,46 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     return 0
 
 
+async def _reconnect_headless(ns: argparse.Namespace, host: str, port: int, name: str,
+                              token: str | None, key: str) -> Any:
+    """After a lost connection: get the seat back with ``token`` (observers: watch again),
+    retrying with backoff for ``--reconnect`` seconds, each try printed. Returns the new
+    :class:`~net.client.Client` (its new token saved), or None after printing why not."""
+    from .client import Backoff, RemoteError, reconnect
+
+    print(f"connection to {host}:{port} lost; reconnecting for up to {ns.reconnect:g} s",
+          flush=True)
+
+    def attempt(n: int, delay: float, error: BaseException | None) -> None:
+        if error is not None:
+            print(f"  try {n - 1} failed ({type(error).__name__}: {error}); "
+                  f"next in {delay:.2f} s", flush=True)
+
+    try:
+        client = await reconnect(host, port, name, token=token,
+                                 backoff=Backoff(total=ns.reconnect), on_attempt=attempt,
+                                 observer=ns.observe and token is None, table=ns.table,
+                                 host_key=ns.host_key)
+    except RemoteError as exc:
+        print(f"hongwu join: the host refused the reconnect: {exc}", file=sys.stderr)
+        return None
+    except ConnectionError as exc:
+        print(f"hongwu join: {exc}", file=sys.stderr)
+        return None
+    welcome = client.welcome or {}
+    seat = welcome.get("seat")
+    if seat is not None:
+        save_token(key, welcome.get("token"))
+        print(f"reconnected to {host}:{port}: seat {seat} "
+              f"{'resumed' if welcome.get('resumed') else 'taken'}", flush=True)
+    else:
+        print(f"reconnected to {host}:{port}: watching", flush=True)
+    return client
+
+
 def _fill_tip(seats: Sequence[Any], seat: int | None, can_fill: bool) -> str:
     """How a joining player gets the empty seats filled with AIs: ``--fill`` on the join
-    command when the table lets anyone fill, else only the host (``--ai`` or its lobby)."""
+    command when the table lets seated players fill, else only the host (``--ai`` or its lobby)."""
     empty = _empty_seats(seats, skip=seat)
     at_host = f"start the host with {fill_options('--ai', empty)}"
     if can_fill:
@@ -808,9 +985,14 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     from .client import RemoteError
     from .remote_table import RemoteTable
 
+    def keep(tok: str) -> None:  # every Welcome's token: a restarted host gives a new one
+        save_token(key, tok)
+
     def connect(tok: str | None) -> RemoteTable:
         return RemoteTable(host, port, name, token=tok, seat=ns.seat, observer=ns.observe,
-                           table=ns.table, host_key=ns.host_key)
+                           table=ns.table, host_key=ns.host_key,
+                           on_token=None if ns.observe else keep,
+                           title=getattr(ns, "career_title", None))  # hongwu join --profile
 
     try:
         try:
@@ -825,8 +1007,6 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     except RemoteError as exc:
         print(f"hongwu join: refused: {exc}", file=sys.stderr)
         return 1
-    if table.seat is not None:
-        save_token(key, table.token)
     for fill_seat, ai in ns.fill:
         err = table.fill(fill_seat, ai)
         if err:

@@ -24,15 +24,21 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The newest protocol version spoken by this code (what our own clients send in ``hello``)."""
 
-SUPPORTED_VERSIONS = (1, 2)
+SUPPORTED_VERSIONS = (1, 2, 3)
 VIEW_DELIVERY = {
     1: "a full view notification after every change of the hand",
     2: "a full view notification when a hand is dealt (after its deal events) and in every "
        "Snapshot; otherwise only events, which the client folds into its view",
+    3: "as version 2",
 }
+TITLES_SINCE = 3
+"""The first version whose ``hello`` may carry a ``title`` and whose ``Seat`` maps carry the
+players' titles (PROTOCOL.md ``hello``); older sessions never see a ``title`` key."""
+TITLE_MAX = 16
+"""Longest ``hello.title`` (characters)."""
 """When the host sends ``view`` notifications, per accepted version (PROTOCOL.md §3)."""
 """Versions the host accepts in ``hello``; a session speaks the one it named. Version 2 sends
 full views only when a hand is dealt and on request, events otherwise (PROTOCOL.md §3, §12);
@@ -225,6 +231,7 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "connected": F("bool", "a client holds the seat now (always true for ai)"),
         "auto": F("bool", "auto-played (托管) right now"),
         "score": F("int", "game points accumulated at this table"),
+        "title": F("str", "the player's title as its hello gave it (version 3; absent: none)", False),
     },
     "Timers": {
         "bid": F("float", "seconds per bid turn (0 = no limit)"),
@@ -241,7 +248,7 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "seats": F("[Seat]", "four entries, by seat"),
         "observers": F("int", "connected observers"),
         "timers": F("Timers", "turn time limits"),
-        "fill": F("str", "who may fill seats with AIs: 'host' or 'anyone'"),
+        "fill": F("str", "who may fill seats with AIs: 'host' or 'seated' (never observers)"),
     },
     "Turn": {
         "hand_no": F("int", "hand number"),
@@ -394,7 +401,7 @@ def _m(name: str, params: dict[str, Field], result: str, doc: str, **kw: bool) -
 
 METHODS: dict[str, Method] = {m.name: m for m in [
     _m("hello", {
-        "protocol": F("int", "protocol version the session speaks: 1 or 2"),
+        "protocol": F("int", "protocol version the session speaks: 1, 2 or 3"),
         "name": F("str", "display name", maxlen=NAME_MAX),
         "token": F("str|nil", "reconnect token from an earlier welcome", False, maxlen=TOKEN_MAX),
         "seat": F("int|nil", "preferred seat", False, min=0, max=3),
@@ -403,6 +410,8 @@ METHODS: dict[str, Method] = {m.name: m for m in [
                    maxlen=NAME_MAX),
         "host_key": F("str|nil", "the host's key: grants host rights", False, maxlen=TOKEN_MAX),
         "client": F("str|nil", "client software and version, free text", False, maxlen=64),
+        "title": F("str|nil", "the player's title shown on its name plate (version 3)", False,
+                   maxlen=TITLE_MAX),
     }, "Welcome", "open the session: seat or observer, reconnect token, table", after_hello=False),
     _m("tables", {}, "[TableSummary]", "list the server's tables (allowed before hello)",
        after_hello=False),
@@ -700,6 +709,8 @@ def validate_request(req: Request) -> dict[str, Any]:
     method = METHODS.get(req.method)
     if method is None:
         raise ProtocolError(ErrorCode.UNKNOWN_METHOD, f"unknown method {req.method[:40]!r}")
+    if req.params is None:  # nil is not a map: send {} (or []) for a request without params
+        raise ProtocolError(ErrorCode.BAD_PARAMS, "params: nil is not a map (send {} for none)")
     params = _params_map(req.params)
     try:
         check_fields(params, method.params, "params")

@@ -10,7 +10,7 @@ thread and offers the synchronous interface the pygame client polls every frame:
   ``poll()`` (engine events for this seat, released together with the view that reflects
   them); ``next_hand()`` (sends ``ready``); ``totals()``; ``close()``;
 - extras for the network: ``ready()``, ``set_auto()``/``auto``, ``fill()``, ``list_ais()``,
-  ``sit()``, ``chat()``, ``table`` (last ``Table`` map), ``turn`` (last ``Turn`` map),
+  ``sit()``, ``chat()``, ``take_chats()`` (chat lines as maps), ``table`` (last ``Table`` map), ``turn`` (last ``Turn`` map),
   ``countdown()`` (the host's turn timer, counted down locally),
   ``notices()`` (human-readable lines: auto-play switches, chat, reconnects), ``connected``,
   ``wait_for_hand()``.
@@ -28,16 +28,18 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from engine.events import Event
 
 from . import codec
-from .client import Client, ConnectionClosed, RemoteError
-from .protocol import ErrorCode
+from .client import Backoff, Client, ConnectionClosed, RemoteError, should_reconnect
 from .viewsync import ViewTracker
 
 log = logging.getLogger(__name__)
+
+CHAT_KEEP = 200
+"""Chat lines held for ``take_chats`` between two calls (older ones are dropped)."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,10 @@ class RemoteTable:
     seat); ``seat`` (preferred seat); ``observer``; ``table`` (table name on a multi-table
     host); ``host_key`` (host rights); ``timeout`` seconds for connecting and each request;
     ``reconnect`` (retry with the token when the connection drops, for up to
-    ``reconnect_s`` seconds).
+    ``reconnect_s`` seconds, waiting as :class:`~net.client.Backoff` says between tries: the
+    host may be restarting with ``--resume``; the new Welcome's token is kept);
+    ``on_token(token)`` is called (in the network thread) whenever a Welcome gives the seat a
+    token, e.g. to save it for the next run (a restarted host gives a new one).
 
     Raises ``OSError``/``TimeoutError`` when the host cannot be reached and
     :class:`~net.client.RemoteError` when the hello is refused (version, token...).
@@ -64,12 +69,15 @@ class RemoteTable:
     def __init__(self, host: str, port: int, name: str, *, token: str | None = None,
                  seat: int | None = None, observer: bool = False, table: str | None = None,
                  host_key: str | None = None, timeout: float = 5.0, reconnect: bool = True,
-                 reconnect_s: float = 60.0) -> None:
+                 reconnect_s: float = 60.0,
+                 on_token: Callable[[str], Any] | None = None,
+                 title: str | None = None) -> None:
         self.host, self.port, self.name = host, port, name
+        self.on_token = on_token
         self.timeout = timeout
         self.reconnect = reconnect
         self.reconnect_s = reconnect_s
-        self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key)
+        self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key, title=title)
         self._lock = threading.Lock()
         self._client: Client | None = None
         self._view: Any = None
@@ -80,6 +88,9 @@ class RemoteTable:
         self._pending: list[tuple[int, Any]] = []  # (n, event) waiting for their view
         self._outbox: list[Any] = []
         self._notices: list[str] = []
+        self._chats: list[dict[str, Any]] = []
+        self.chat_in_notices = True  # a window with a chat panel sets False (take_chats)
+        self.last_error: str | None = None  # the error name of the last request refused
         self._hand_seen = 0
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
@@ -139,9 +150,15 @@ class RemoteTable:
                 self._turn_at = time.monotonic()
             self.connected = True
             self._syncing = False
+            token = self.token
             if snap["view"] is not None:
                 self._set_view(snap["table"]["hand_no"], snap["events"], snap["view"],
                                resync=self._view is not None)
+        if token and self.on_token is not None:
+            try:
+                self.on_token(token)
+            except Exception:  # pragma: no cover - a caller's problem, not the connection's
+                log.exception("on_token callback failed")
         self._loop.create_task(self._watch(client))
         log.info("joined %s:%d as %s (seat %s)", self.host, self.port, self.name, self.seat)
 
@@ -152,26 +169,29 @@ class RemoteTable:
             self.goodbye = client.goodbye
         if self.closed:
             return
-        code = (client.goodbye or {}).get("code")
-        if not self.reconnect or self.token is None or code in (
-                ErrorCode.REPLACED, ErrorCode.LEAVING, ErrorCode.VERSION_MISMATCH):
+        if not self.reconnect or self.token is None or not should_reconnect(
+                client.goodbye, after_shutdown=True):  # a host may come back (--resume)
             self._notice(f"disconnected from the host: {(client.goodbye or {}).get('message', 'connection lost')}")
             return
         self._notice("connection lost; reconnecting...")
         deadline = time.monotonic() + self.reconnect_s
-        delay = 0.25
+        delays = Backoff(total=self.reconnect_s).delays()
+        attempt = 0
         while not self.closed and time.monotonic() < deadline:
+            delay = min(next(delays), max(0.0, deadline - time.monotonic()))
+            attempt += 1
+            log.info("reconnect attempt %d to %s:%d in %.2f s", attempt, self.host, self.port,
+                     delay)
             await asyncio.sleep(delay)
-            delay = min(delay * 2, 4.0)
             try:
-                await self._connect(self.token)
+                await self._connect(self.token)  # the Welcome's token replaces ours
                 self._notice("reconnected")
                 return
             except RemoteError as exc:
                 self._notice(f"reconnect refused: {exc.message}")
                 return
             except (OSError, asyncio.TimeoutError, ConnectionClosed) as exc:
-                log.info("reconnect failed: %r", exc)
+                log.info("reconnect attempt %d failed: %r", attempt, exc)
         self._notice("could not reconnect to the host")
 
     def _notice(self, text: str) -> None:
@@ -212,7 +232,13 @@ class RemoteTable:
                 state = "on" if params["on"] else "off"
                 self._notice(f"auto-play {state} for {who} ({params['reason']})")
             elif method == "chat":
-                self._notice(f"{params['name']}: {params['text']}")
+                line = {"seat": params.get("seat"), "name": str(params.get("name", "")),
+                        "text": str(params.get("text", ""))}
+                with self._lock:
+                    self._chats.append(line)
+                    del self._chats[:-CHAT_KEEP]
+                if self.chat_in_notices:
+                    self._notice(f"{line['name']}: {line['text']}")
             elif method == "goodbye":
                 self.goodbye = params.get("error")
         except Exception:
@@ -285,6 +311,12 @@ class RemoteTable:
             out.append(name)
         return tuple(out)
 
+    def titles(self) -> tuple[str, ...]:
+        """Each seat's title as the host relays it (PROTOCOL.md ``Seat.title``), "" where the
+        player gave none (and for AIs and empty seats)."""
+        seats = self.table.get("seats") or []
+        return tuple(str((seats[i] if i < len(seats) else {}).get("title") or "") for i in range(4))
+
     @property
     def hand_no(self) -> int:
         """Hands started at the table (1 for the first)."""
@@ -340,6 +372,7 @@ class RemoteTable:
         """(result, None) or (None, reason); the reason is an engine ``Refusal`` when the
         host's error carried a coded refusal, else plain text."""
         client = self._client
+        self.last_error = None
         if self.closed:
             return None, "the table is closed"
         if client is None or client.closed.is_set():
@@ -348,6 +381,7 @@ class RemoteTable:
             return self._run(client.call(method, params or {}, timeout=self.timeout),
                              self.timeout + 1), None
         except RemoteError as exc:
+            self.last_error = exc.name
             return None, codec.refusal_in(exc.refusal, exc.message) or exc.message
         except (ConnectionClosed, OSError) as exc:
             return None, f"connection lost: {exc}"
@@ -444,8 +478,18 @@ class RemoteTable:
         return err
 
     def chat(self, text: str) -> str | None:
-        """Say ``text`` to the table; None or why not."""
+        """Say ``text`` to the table; None or why not (over the host's chat budget
+        ``last_error`` is then ``"RATE_LIMITED"``: PROTOCOL.md section 9)."""
         return self._request("chat", {"text": text})[1]
+
+    def take_chats(self) -> list[dict[str, Any]]:
+        """The ``chat`` notifications since the last call, oldest first, as
+        ``{"seat": int|None, "name": str, "text": str}`` maps (at most :data:`CHAT_KEEP`
+        are held between calls; the oldest go first).  With ``chat_in_notices`` (the default)
+        each is also a ``notices()`` line ``"name: text"``."""
+        with self._lock:
+            out, self._chats = self._chats, []
+        return out
 
     def notices(self) -> list[str]:
         """Human-readable lines since the last call (auto-play, chat, connection)."""

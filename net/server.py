@@ -35,7 +35,7 @@ from typing import Any
 from engine.ruleset import hongwu
 from engine.state import ChooseTrump, Game, IllegalAction, Phase
 
-from . import codec, framing, protocol
+from . import codec, framing, limits, protocol
 from .addresses import bound_hosts, listening_addresses
 from .ai import AIProvider
 from .protocol import ErrorCode, ProtocolError, PROTOCOL_VERSION, SUPPORTED_VERSIONS
@@ -43,6 +43,10 @@ from .protocol import ErrorCode, ProtocolError, PROTOCOL_VERSION, SUPPORTED_VERS
 log = logging.getLogger(__name__)
 
 SERVER_NAME = f"hongwu-host/{PROTOCOL_VERSION}"
+
+#: Messages of one read handled before the session lets the event loop serve the others
+#: (a flood arrives 4,000 pings to a read; the well-behaved sessions must not wait for them).
+_FAIR_SLICE = 16
 
 #: Action method -> the engine's action class name (the ``action`` param of ``wrong_phase``).
 _ACTION_NAMES = {method: cls.__name__ for cls, method in codec.ACTION_METHODS.items()}
@@ -83,12 +87,16 @@ class TableConfig:
     AI seat waits before acting (so people can follow); ``auto_delay_s`` seconds auto-play waits
     for a human seat (a chance to act first); ``ai_budget_s`` seconds per AI decision;
     ``auto_ai`` AI used for 托管 (None: ``basic`` or the fallback); ``fill_policy`` ``"host"``
-    (only the host may seat AIs) or ``"anyone"``; ``max_observers``; ``ai_seats`` seats
+    (only the host may seat, swap or remove AIs) or ``"seated"`` (the host or any seated
+    player: a headless host; ``"anyone"`` is an old name for it; observers never may,
+    PROTOCOL.md ``fill``); ``max_observers``; ``ai_seats`` seats
     filled with an AI at start (``{seat: ai_name}``); ``max_hands`` hands after which no new
     hand is dealt (None: no limit); ``seat_grace_s`` seconds a seat whose player is
     disconnected between hands is kept waiting for them before a stand-in (the auto-play AI)
     takes it over so the next hand can start (0: wait for ever; the seat stays theirs either
-    way, see PROTOCOL.md section 10).
+    way, see PROTOCOL.md section 10). The same ``seat_grace_s`` bounds how long a connected
+    player who does not say ready keeps a table waiting once another seat is ready: then a
+    stand-in plays the seat (auto-play, counted ready) and the hand is dealt.
     """
 
     name: str = "Hong Wu"
@@ -113,10 +121,18 @@ class ServerConfig:
 
     ``bind`` address (tests: ``"127.0.0.1"``) and ``port`` (0 = ephemeral); ``tables``;
     ``max_frame`` bytes per frame; ``rate`` messages/second sustained and ``burst`` messages
-    per connection (token bucket); ``flood`` dropped messages tolerated in a row before the
-    connection is closed; ``hello_timeout`` / ``idle_timeout`` seconds; ``max_connections``;
-    ``max_write_buffer`` bytes queued to a client before it is dropped as too slow;
-    ``host_key`` (None: a random one, see :attr:`Server.host_key`).
+    per connection (token bucket); ``flood`` refused messages outstanding (forgiven at
+    ``rate`` per second) before the connection is closed; ``hello_timeout`` / ``idle_timeout`` seconds; ``max_connections``;
+    ``max_write_buffer`` bytes waiting in the host for one client (beyond the operating
+    system's ``send_buffer`` bytes, fixed per socket) before it is dropped as too slow
+    (SLOW_CONSUMER, PROTOCOL.md section 9);
+    ``host_key`` (None: a random one, see :attr:`Server.host_key`);
+    ``max_per_address`` connections and ``max_prehello_per_address`` not yet past hello from
+    one address, ``token_reserve`` places of ``max_connections`` kept for reconnects (see
+    :mod:`net.limits`); ``chat_rate``/``chat_burst`` chat lines per second per table (all its
+    sessions together) and ``chat_session_rate``/``chat_session_burst`` per session;
+    ``accept_batch`` the listen backlog, which is also how many new connections the event loop
+    takes in one go (a burst of hostile connects then delays the tables by a few ms at most).
     """
 
     bind: str = "0.0.0.0"
@@ -131,6 +147,20 @@ class ServerConfig:
     max_connections: int = 512
     max_write_buffer: int = 1 << 20
     host_key: str | None = None
+    send_buffer: int = 64 * 1024
+    accept_batch: int = 16
+    max_per_address: int = 64
+    max_prehello_per_address: int = 8
+    token_reserve: int = 16
+    chat_rate: float = 4.0
+    chat_burst: float = 8.0
+    chat_session_rate: float = 1.0
+    chat_session_burst: float = 4.0
+
+    def caps(self) -> limits.Caps:
+        """The connection caps of this configuration."""
+        return limits.Caps(self.max_connections, self.max_per_address,
+                           self.max_prehello_per_address, self.token_reserve)
 
 
 def same_secret(given: Any, expected: str | None) -> bool:
@@ -142,10 +172,63 @@ def same_secret(given: Any, expected: str | None) -> bool:
     return secrets.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8"))
 
 
+def _peer_address(writer: asyncio.StreamWriter) -> str:
+    """The peer's IP address text of a connection ("" when unknown)."""
+    peer = writer.get_extra_info("peername")
+    if isinstance(peer, (tuple, list)) and peer:
+        return str(peer[0])
+    return str(peer or "")
+
+
+def fill_policy(name: str) -> str:
+    """The wire name of a table's fill policy: ``"host"`` or ``"seated"`` (``"anyone"``,
+    its old name, means ``"seated"``: observers never change seats)."""
+    return "seated" if name in ("seated", "anyone") else "host"
+
+
 def clean_name(name: str, fallback: str = "player") -> str:
     """A display name without control characters, trimmed to ``protocol.NAME_MAX``."""
     text = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C").strip()
     return text[: protocol.NAME_MAX] or fallback
+
+
+def clean_title(title: Any) -> str | None:
+    """A ``hello.title`` as shown on plates: control characters dropped, trimmed to
+    ``protocol.TITLE_MAX``; None when nothing visible is left."""
+    if not isinstance(title, str):
+        return None
+    text = "".join(ch for ch in title if unicodedata.category(ch)[0] != "C").strip()
+    return text[: protocol.TITLE_MAX] or None
+
+
+def _table_of(obj: Any) -> Any:
+    """The ``Table`` map inside an answer or notification (itself, ``table``, or
+    ``snapshot.table``), or None."""
+    if not isinstance(obj, dict):
+        return None
+    if "seats" in obj:
+        return obj
+    for key in ("table", "snapshot"):
+        inner = _table_of(obj.get(key))
+        if inner is not None:
+            return inner
+    return None
+
+
+def has_titles(obj: Any) -> bool:
+    """True when the Table map in ``obj`` carries a seat ``title`` (version 3 only)."""
+    table = _table_of(obj)
+    return table is not None and any("title" in s for s in table.get("seats") or ())
+
+
+def without_titles(obj: Any) -> Any:
+    """A copy of ``obj`` whose Table map's seats have no ``title`` (for sessions that speak
+    a version before :data:`~net.protocol.TITLES_SINCE`); ``obj`` itself when it has none."""
+    if not has_titles(obj):
+        return obj
+    if "seats" in obj:
+        return {**obj, "seats": [{k: v for k, v in s.items() if k != "title"} for s in obj["seats"]]}
+    return {k: (without_titles(v) if k in ("table", "snapshot") else v) for k, v in obj.items()}
 
 
 # ============================================================================ seats / rooms
@@ -169,15 +252,19 @@ class SeatState:
     left: bool = False  # the player said bye during a hand: free the seat after it
     stand_in: bool = False  # away past the grace time: auto-played and kept ready
     resumes: int = 0  # times the seat was resumed with its token (host console)
+    title: str | None = None  # the player's title from its hello (protocol 3), for the plates
 
     def to_wire(self) -> dict[str, Any]:
-        """The ``Seat`` map."""
-        return {
+        """The ``Seat`` map (``title`` only when the player gave one)."""
+        out = {
             "seat": self.index, "kind": self.kind, "name": self.name, "ai": self.ai_name,
             "ready": self.kind == "ai" or self.ready,
             "connected": self.kind == "ai" or self.session is not None,
             "auto": self.kind == "ai" or self.auto, "score": self.score,
         }
+        if self.title and self.kind == "human":
+            out["title"] = self.title
+        return out
 
     def clear(self) -> None:
         """Back to an empty seat (the score stays with the seat)."""
@@ -192,6 +279,7 @@ class SeatState:
         self.left = False
         self.stand_in = False
         self.resumes = 0
+        self.title = None
 
 
 class Room:
@@ -219,8 +307,12 @@ class Room:
         self._ai_task: asyncio.Task[None] | None = None
         self._start_handle: asyncio.Handle | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._ready_timers: dict[int, asyncio.TimerHandle] = {}
+        self._refills: dict[int, asyncio.TimerHandle] = {}  # AI seats emptied by a player
+        self.chat_budget = limits.Bucket(server.config.chat_rate, server.config.chat_burst, 0.0)
         self._tricks_wire: tuple[Game | None, list[list[Any]]] = (None, [])
         self.closed = False
+        self.journal: Any = None  # net.journal.TableLog when the host keeps a journal
         for seat, ai in config.ai_seats.items():
             self._seat_ai(seat, ai)
 
@@ -243,7 +335,7 @@ class Room:
             "options": codec.options_out(self.ruleset), "hand_no": self.hand_no,
             "in_hand": self.in_hand, "seats": [s.to_wire() for s in self.seats],
             "observers": len(self.observers), "timers": self.config.timers.to_wire(),
-            "fill": self.config.fill_policy,
+            "fill": fill_policy(self.config.fill_policy),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -299,6 +391,7 @@ class Room:
             if free:
                 st = self.seats[free[0]]
                 st.kind, st.name, st.session = "human", name, session
+                st.title = session.title
                 st.token = secrets.token_urlsafe(18)
                 st.ready, st.auto, st.auto_reason = False, False, None
                 session.seat, session.token = st.index, st.token
@@ -317,6 +410,8 @@ class Room:
         """Give ``session`` the seat that ``token`` names (a reconnect). A session still
         holding it is told REPLACED and closed. Raises BAD_TOKEN."""
         st = next((s for s in self.seats if s.token is not None and same_secret(token, s.token)), None)
+        if st is None and self.journal is not None:  # a token from before a host restart
+            st = self.journal.claim(self, token)  # rotated: the seat gets a new token
         if st is None or st.kind != "human":
             raise ProtocolError(ErrorCode.BAD_TOKEN)
         old = st.session
@@ -326,6 +421,7 @@ class Room:
             old.room = None
             old.close(ErrorCode.REPLACED)
         st.session, st.name = session, name
+        st.title = session.title
         session.seat, session.token = st.index, st.token
         st.resumes += 1
         self._cancel_grace(st.index)
@@ -402,6 +498,64 @@ class Room:
             self._set_auto(st, True, "disconnect")
         self._schedule_start()
 
+    # ------------------------------------------------------------------ ready grace
+    def _review_ready(self) -> None:
+        """Between hands, while some seat is ready (or an AI): give every connected human
+        seat that is not ready ``seat_grace_s`` seconds (:meth:`_ready_expired`), except the
+        host's own (host rights decide when the table plays anyway); otherwise
+        (a hand running, nobody waiting, no grace configured) no such timer runs."""
+        grace = self.config.seat_grace_s
+        waiting = any(s.kind == "ai" or (s.kind == "human" and s.ready) for s in self.seats)
+        live = bool(grace and grace > 0) and not self.closed and not self.in_hand and waiting
+        for st in self.seats:
+            holdout = (live and st.kind == "human" and st.session is not None
+                       and not st.ready and not st.session.host)
+            handle = self._ready_timers.get(st.index)
+            if holdout and handle is None:
+                self._ready_timers[st.index] = self.server.loop.call_later(
+                    grace, self._ready_expired, st.index, st.token)
+            elif not holdout and handle is not None:
+                self._ready_timers.pop(st.index).cancel()
+
+    def _ready_expired(self, seat: int, token: str | None) -> None:
+        """A seated, connected player kept the table waiting ``seat_grace_s`` without saying
+        ready: auto-play takes the seat over, counted ready for the next hand, which is dealt.
+        The seat stays theirs; acting or ``auto`` off takes it back."""
+        self._ready_timers.pop(seat, None)
+        st = self.seats[seat]
+        if (self.closed or self.in_hand or st.kind != "human" or st.token != token
+                or st.session is None or st.ready):
+            return
+        st.ready = True  # for this hand: after it the player is asked again
+        log.info("%s: seat %d (%s) did not say ready in time: auto-played", self.name, seat,
+                 st.name)
+        if st.auto:
+            self.broadcast_table()
+        else:
+            self._set_auto(st, True, "timeout")
+        self._schedule_start()
+
+    def _start_refill(self, seat: int, ai: str) -> None:
+        """A seated player (not the host) emptied the AI seat ``seat``: if nobody has sat
+        there ``seat_grace_s`` seconds later, the AI ``ai`` takes it back, so emptying seats
+        cannot keep a table from dealing either (PROTOCOL.md ``fill``)."""
+        grace = self.config.seat_grace_s
+        if not grace or grace <= 0 or self.closed:
+            return
+        old = self._refills.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._refills[seat] = self.server.loop.call_later(
+            grace, self._refill_expired, seat, ai)
+
+    def _refill_expired(self, seat: int, ai: str) -> None:
+        self._refills.pop(seat, None)
+        if self.closed or self.in_hand or self.seats[seat].kind != "empty":
+            return
+        log.info("%s: seat %d stayed empty: AI %s is back", self.name, seat, ai)
+        self._seat_ai(seat, ai)
+        self.broadcast_table()
+
     # ------------------------------------------------------------------ lobby requests
     def sit(self, session: "Session", seat: int, name: str) -> dict[str, Any]:
         """Move ``session`` to the free ``seat`` (observers take it; players move)."""
@@ -416,6 +570,7 @@ class Room:
             old = self.seats[session.seat]
             target.kind, target.name, target.token, target.session = (
                 "human", old.name, old.token, session)
+            target.title = old.title
             target.ready = False
             old_score = old.score
             old.clear()
@@ -423,6 +578,7 @@ class Room:
         else:
             self.observers.discard(session)
             target.kind, target.name, target.session = "human", name, session
+            target.title = session.title
             target.token = secrets.token_urlsafe(18)
             target.ready = False
         session.seat, session.token = seat, target.token
@@ -450,18 +606,26 @@ class Room:
 
     def fill(self, session: "Session", seat: int, ai: str | None) -> dict[str, Any]:
         """Seat the AI ``ai`` at an empty or disconnected seat, or (``ai`` None) empty an AI
-        seat. Between hands only; host only unless ``fill_policy`` is ``"anyone"``."""
-        if not session.host and self.config.fill_policy != "anyone":
-            raise ProtocolError(ErrorCode.FORBIDDEN)
+        seat. Between hands only; only the host, or a seated player when ``fill_policy`` is
+        ``"seated"`` (observers never): else FORBIDDEN (PROTOCOL.md ``fill``)."""
+        if not session.host:
+            if fill_policy(self.config.fill_policy) != "seated":
+                raise ProtocolError(ErrorCode.FORBIDDEN, "only the host may change seats here")
+            if session.seat is None:
+                raise ProtocolError(ErrorCode.FORBIDDEN,
+                                    "only the host or a seated player may change seats")
         if self.in_hand:
             raise ProtocolError(ErrorCode.HAND_IN_PROGRESS)
         st = self.seats[seat]
         if ai is None:
             if st.kind != "ai":
                 raise ProtocolError(ErrorCode.SEAT_TAKEN, "that seat holds no AI")
+            removed = st.ai_name
             score = st.score
             st.clear()
             st.score = score
+            if not session.host and removed:
+                self._start_refill(seat, removed)
             self.broadcast_table()
             return self.table_wire()
         if st.kind == "human" and st.session is not None:
@@ -497,6 +661,15 @@ class Room:
         text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C").strip()
         if not text:
             raise ProtocolError(ErrorCode.BAD_PARAMS, "text: a chat line needs at least one visible character")
+        now = self.server.loop.time()
+        cfg = self.server.config
+        if not session.chat_budget.has(now):
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"chat: at most {cfg.chat_session_rate:g} "
+                                "line(s) a second from one session")
+        if not self.chat_budget.take(now):  # a refused line costs the session nothing
+            raise ProtocolError(ErrorCode.RATE_LIMITED, f"chat: this table relays at most "
+                                f"{cfg.chat_rate:g} lines a second in all")
+        session.chat_budget.take(now)
         self.broadcast("chat", {"seat": session.seat, "name": session.name, "text": text})
 
     # ------------------------------------------------------------------ actions
@@ -543,6 +716,8 @@ class Room:
         assert g is not None
         start = len(g.events)
         events = g.apply(action)
+        if self.journal is not None:  # committed before anyone hears of it
+            self.journal.action(self, action)
         self._send_events(start, events)
         if g.phase is Phase.SETTLE:
             self._end_hand()
@@ -555,6 +730,7 @@ class Room:
 
     def _maybe_start(self) -> None:
         self._start_handle = None
+        self._review_ready()
         if self.closed or self.in_hand:
             return
         if not all(s.kind == "ai" or (s.kind == "human" and s.ready) for s in self.seats):
@@ -564,6 +740,9 @@ class Room:
         self.hand_no += 1
         seed = self.rng.getrandbits(63)
         self.game = Game.new(self.ruleset, seed, hand_no=self.hand_no)
+        if self.journal is not None:
+            self.journal.hand_started(self)
+        self._review_ready()  # a hand runs: no ready timers
         log.info("%s: hand %d starts", self.name, self.hand_no)
         self.broadcast_table()
         self._send_events(0, self.game.events)
@@ -698,14 +877,27 @@ class Room:
 
     # ------------------------------------------------------------------ sending
     def broadcast(self, method: str, params: dict[str, Any]) -> None:
-        """Send the same notification to every session of the room."""
+        """Send the same notification to every session of the room (sessions older than
+        :data:`~net.protocol.TITLES_SINCE` get it without the seats' titles)."""
         data = framing.encode(protocol.notification(method, params), self.server.config.max_frame)
+        older = None
         for s in self.sessions():
-            s.send_bytes(data)
+            if s.protocol < protocol.TITLES_SINCE and has_titles(params):
+                if older is None:
+                    older = framing.encode(protocol.notification(method, without_titles(params)),
+                                           self.server.config.max_frame)
+                s.send_bytes(older)
+            else:
+                s.send_bytes(data)
 
     def broadcast_table(self) -> None:
-        """Send every session the ``table`` notification."""
+        """Send every session the ``table`` notification (seats changed: the ready timers
+        and the start of a hand are looked at again, once, soon; the seats are recorded in
+        the journal first, when there is one)."""
+        if self.journal is not None:
+            self.journal.seats(self)
         self.broadcast("table", {"table": self.table_wire()})
+        self._schedule_start()
 
     def _send_events(self, start: int, events: list[Any]) -> None:
         """Send each session ``events`` (numbered from ``start``) as its seat may see them,
@@ -754,6 +946,10 @@ class Room:
             self._start_handle.cancel()
         for seat in list(self._grace):
             self._cancel_grace(seat)
+        for handle in [*self._ready_timers.values(), *self._refills.values()]:
+            handle.cancel()
+        self._ready_timers.clear()
+        self._refills.clear()
         for st in self.seats:
             if st.player is not None and hasattr(st.player, "close"):
                 try:
@@ -773,8 +969,11 @@ class Session:
     """One client connection: decoding, rate limiting, dispatch, sending.
 
     Attributes: ``sid`` (int), ``name``, ``room`` (after hello), ``seat`` (int or None),
-    ``token``, ``host`` (bool), ``peer`` (address tuple), ``protocol`` (the version the
-    session speaks, from its hello).
+    ``token``, ``host`` (bool), ``peer`` (address tuple), ``address`` (the peer's IP address
+    text, for the per-address caps), ``welcomed`` (past hello), ``protocol`` (the version the
+    session speaks, from its hello), ``chat_budget`` (its :class:`~net.limits.Bucket` of chat
+    lines), ``slow_drop`` (bytes that waited in the host when it was dropped as a slow reader,
+    else None).
     """
 
     def __init__(self, server: "Server", reader: asyncio.StreamReader,
@@ -784,6 +983,7 @@ class Session:
         self.writer = writer
         self.sid = sid
         self.peer = writer.get_extra_info("peername")
+        self.address = _peer_address(writer)
         self.decoder = framing.Decoder(server.config.max_frame)
         self.name = "?"
         self.room: Room | None = None
@@ -791,6 +991,7 @@ class Session:
         self.token: str | None = None
         self.host = False
         self.protocol = PROTOCOL_VERSION  # the version named in hello
+        self.title: str | None = None  # the player's title from hello (version 3)
         self._out: list[bytes] = []  # frames queued for the next write (send_bytes)
         self._out_size = 0
         self._flush_soon = False
@@ -799,7 +1000,16 @@ class Session:
         cfg = server.config
         self._tokens = cfg.burst
         self._last = server.loop.time()
-        self.dropped = 0
+        self.dropped = 0.0  # refusals not yet forgiven (see _allow)
+        self.chat_budget = limits.Bucket(cfg.chat_session_rate, cfg.chat_session_burst,
+                                         self._last)
+        self._held: list[bytes] | None = None  # frames kept back until the Welcome is sent
+        self.slow_drop: int | None = None  # bytes waiting in the host when dropped as slow
+
+    @property
+    def welcomed(self) -> bool:
+        """True once hello was accepted (the session belongs to a room)."""
+        return self.room is not None
 
     # ------------------------------------------------------------------ sending
     def send_bytes(self, data: bytes) -> None:
@@ -810,12 +1020,20 @@ class Session:
         in the order they were queued; :meth:`close` writes what is queued first."""
         if self.closing:
             return
+        if self._held is not None:  # answering hello: notifications follow the Welcome
+            self._held.append(data)
+            return
         transport = self.writer.transport
         if transport is None or transport.is_closing():
             return
         self._out_size += len(data)
-        if transport.get_write_buffer_size() + self._out_size > self.server.config.max_write_buffer:
-            log.warning("session %d: client too slow, dropping it", self.sid)
+        waiting = transport.get_write_buffer_size() + self._out_size
+        if waiting > self.server.config.max_write_buffer:
+            # The one slow-reader rule (PROTOCOL.md section 9): more than max_write_buffer
+            # bytes waiting in the host for this session, counted here for every frame.
+            log.warning("session %d: client too slow (%d bytes waiting), dropping it",
+                        self.sid, waiting)
+            self.slow_drop = waiting
             self.closing = True
             self._out, self._out_size = [], 0
             transport.abort()
@@ -838,7 +1056,10 @@ class Session:
         self.writer.write(data)
 
     def send(self, message: list[Any]) -> None:
-        """Encode and queue one message."""
+        """Encode and queue one message (without the seats' titles for a session older than
+        :data:`~net.protocol.TITLES_SINCE`)."""
+        if self.protocol < protocol.TITLES_SINCE and len(message) >= 3 and has_titles(message[-1]):
+            message = [*message[:-1], without_titles(message[-1])]
         try:
             data = framing.encode(message, self.server.config.max_frame)
         except framing.FrameTooLarge:  # pragma: no cover - our own messages are small
@@ -867,14 +1088,19 @@ class Session:
 
     # ------------------------------------------------------------------ reading
     def _allow(self) -> int:
-        """Token bucket: 1 allowed, 0 rate limited, -1 flood (close)."""
+        """Token bucket: 1 allowed, 0 rate limited, -1 flood (close).
+
+        Refusals are counted, and forgiven at ``rate`` per second (not reset by the odd
+        allowed message): a client a little over the rate is only refused, one sending many
+        times the rate is cut off after about ``flood`` refusals (PROTOCOL.md section 9)."""
         cfg = self.server.config
         now = self.server.loop.time()
-        self._tokens = min(cfg.burst, self._tokens + (now - self._last) * cfg.rate)
+        elapsed = now - self._last
+        self._tokens = min(cfg.burst, self._tokens + elapsed * cfg.rate)
+        self.dropped = max(0.0, self.dropped - elapsed * cfg.rate)
         self._last = now
         if self._tokens >= 1:
             self._tokens -= 1
-            self.dropped = 0
             return 1
         self.dropped += 1
         return -1 if self.dropped > cfg.flood else 0
@@ -898,17 +1124,15 @@ class Session:
                 except framing.FrameError as exc:
                     self.close(ErrorCode(exc.code), exc.message)
                     break
-                for doc in docs:
+                # Requests are read (and charged to the rate limit) as they arrive, even
+                # from a client that does not read its answers: that one is dropped by the
+                # slow-reader rule in send_bytes, never by a backlog counted late.
+                for n, doc in enumerate(docs, 1):
                     if self.closing:
                         break
                     self._handle(doc)
-                if not self.closing and self._must_drain():
-                    # Back-pressure: stop reading this client until it reads its answers.
-                    try:
-                        await asyncio.wait_for(self.writer.drain(), cfg.idle_timeout)
-                    except asyncio.TimeoutError:
-                        self.close(ErrorCode.SLOW_CONSUMER)
-                        break
+                    if n % _FAIR_SLICE == 0:
+                        await asyncio.sleep(0)  # a long batch lets the other sessions in
         except (ConnectionError, OSError) as exc:
             log.debug("session %d: connection error %r", self.sid, exc)
         except asyncio.CancelledError:
@@ -917,11 +1141,6 @@ class Session:
             log.exception("session %d: unexpected error", self.sid)
         finally:
             self._finish()
-
-    def _must_drain(self) -> bool:
-        self.flush()  # the answers to what was just read go out before deciding
-        t = self.writer.transport
-        return t is not None and not t.is_closing() and t.get_write_buffer_size() > 65536
 
     def _finish(self) -> None:
         self.closing = True
@@ -956,20 +1175,30 @@ class Session:
             self.send(protocol.response(msg.msgid, ProtocolError(
                 ErrorCode.RATE_LIMITED).to_wire()))
             return
+        if msg.method == "hello" and self.room is None:
+            self._held = []  # what hello causes is sent after its answer (PROTOCOL.md §3)
         try:
             result = self._dispatch(msg)
         except ProtocolError as exc:
-            self.send(protocol.response(msg.msgid, exc.to_wire()))
+            self._release_held(protocol.response(msg.msgid, exc.to_wire()))
             if exc.fatal:
                 self.close(exc.code, exc.message)
             return
         except Exception:
             log.exception("session %d: %s failed", self.sid, msg.method)
-            self.send(protocol.response(msg.msgid, ProtocolError(ErrorCode.INTERNAL).to_wire()))
+            self._release_held(protocol.response(msg.msgid,
+                                                 ProtocolError(ErrorCode.INTERNAL).to_wire()))
             return
-        self.send(protocol.response(msg.msgid, None, result))
+        self._release_held(protocol.response(msg.msgid, None, result))
         if msg.method == "bye":
             self.close(ErrorCode.LEAVING, "bye")
+
+    def _release_held(self, answer: list[Any]) -> None:
+        """Send ``answer`` (a response), then the frames held back while it was prepared."""
+        held, self._held = self._held, None
+        self.send(answer)
+        for data in held or ():
+            self.send_bytes(data)
 
     def _dispatch(self, req: protocol.Request) -> Any:
         params = protocol.validate_request(req)
@@ -996,7 +1225,12 @@ class Session:
         if not name:
             raise ProtocolError(ErrorCode.BAD_PARAMS, "name: needs at least one visible character")
         self.name = name
+        self.title = clean_title(p.get("title")) if self.protocol >= protocol.TITLES_SINCE else None
         self.host = same_secret(p.get("host_key"), self.server.host_key)
+        if not limits.hello_reserve_ok(self.server.welcomed_count(), self.server.config.caps(),
+                                       bool(p.get("token")) or self.host):
+            raise ProtocolError(ErrorCode.SHUTDOWN, "the host is full (the places left are "
+                                "kept for players coming back)", fatal=True)
         resumed = False
         if p.get("token"):
             room.resume(self, p["token"], name)
@@ -1100,16 +1334,20 @@ class Server:
     """The host: a TCP listener and its rooms.
 
     Arguments: ``config`` (:class:`ServerConfig`), ``ai`` (:class:`~net.ai.AIProvider`;
-    default: plugins when installed). Attributes after :meth:`start`: ``port`` (bound TCP
+    default: plugins when installed), ``journal`` (a :class:`net.journal.Journal`: every
+    table is recorded as it goes, and with ``journal.resume`` restored from it on
+    :meth:`start`; None: no journal). Attributes after :meth:`start`: ``port`` (bound TCP
     port), ``bound`` (the hosts its sockets are bound to), ``addresses`` (the ``HOST:PORT``
     texts it can be joined at, from them: see :func:`net.addresses.listening_addresses`),
     ``rooms``, ``host_key`` (grants host rights in
     ``hello``), ``sessions``.
     """
 
-    def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None) -> None:
+    def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None,
+                 journal: Any = None) -> None:
         self.config = config or ServerConfig()
         self.ai = ai or AIProvider()
+        self.journal = journal  # net.journal.Journal, or None: nothing survives a restart
         self.host_key = self.config.host_key or secrets.token_urlsafe(18)
         self.rooms: list[Room] = []
         self.sessions: set[Session] = set()
@@ -1138,12 +1376,15 @@ class Server:
         Raises ``OSError`` when the address cannot be bound.
         """
         self.loop = asyncio.get_running_loop()
+        if not self.rooms and self.journal is not None:
+            self.rooms = self.journal.rooms(self)  # restored (--resume) or new and recorded
         if not self.rooms:
             self.rooms = [Room(self, tc) for tc in self.config.tables]
             for room in self.rooms:
                 room._schedule_start()
         self._server = await asyncio.start_server(
-            self._accept, self.config.bind, self.config.port, limit=self.config.max_frame)
+            self._accept, self.config.bind, self.config.port, limit=self.config.max_frame,
+            backlog=self.config.accept_batch)
         self.port = self._server.sockets[0].getsockname()[1]
         self.bound = bound_hosts(self._server.sockets)
         # off the loop: for a wildcard it looks up this machine's addresses (host name lookup)
@@ -1154,12 +1395,16 @@ class Server:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         sid = next(self._ids)
-        if len(self.sessions) >= self.config.max_connections:
-            log.warning("refusing connection %d: too many connections", sid)
+        verdict = limits.admit(_peer_address(writer), self.sessions, self.config.caps())
+        if not verdict.ok:
+            log.warning("refusing connection %d: %s", sid, verdict.reason)
             writer.write(framing.encode(protocol.notification("goodbye", {
-                "error": ProtocolError(ErrorCode.SHUTDOWN, "too many connections").to_wire()})))
+                "error": ProtocolError(ErrorCode.SHUTDOWN, verdict.reason).to_wire()})))
             writer.close()
             return
+        for old in verdict.evict:  # sockets that never said hello make room (net/limits.py)
+            old.close(ErrorCode.TIMEOUT, f"no hello yet, closed to make room: {verdict.reason}")
+        limits.fix_send_buffer(writer.get_extra_info("socket"), self.config.send_buffer)
         session = Session(self, reader, writer, sid)
         self.sessions.add(session)
         log.debug("session %d from %s", sid, session.peer)
@@ -1174,6 +1419,11 @@ class Server:
 
     def _forget(self, session: Session) -> None:
         self.sessions.discard(session)
+
+    def welcomed_count(self) -> int:
+        """Sessions past hello and not closing (the reconnect reserve counts them)."""
+        return sum(1 for s in self.sessions if s.room is not None and not s.closing)
+
 
     async def close(self, timeout: float = 3.0) -> None:
         """Say goodbye (SHUTDOWN) to every session, stop listening and all tasks."""

@@ -223,3 +223,15 @@ def test_settings_screen_toggles_and_saves(tmp_path, monkeypatch):
         assert settings_mod.load().smart_select and app.scene.prefs.smart_select
     finally:
         app.close()
+
+
+def test_hand_order_before_trump_puts_the_fixed_trumps_at_the_end():
+    # RULES.md §5: ♥5, the jokers, the 3s and the 2s are trumps whatever suit is chosen
+    cards = parse_cards("BJ 4S 3C 7C 2D 5H 9H SJ 5S 2S 3H KD AS")
+    right = extras.arrange(cards, None, extras.TablePrefs())
+    assert [str(c) for c in right] == ["4S", "5S", "AS", "9H", "7C", "KD",
+                                       "2S", "2D", "3H", "3C", "SJ", "BJ", "5H"]
+    left = extras.arrange(cards, None, extras.TablePrefs(trumps_left=True, suit_order="DCHS"))
+    assert [str(c) for c in left] == ["2D", "2S", "3C", "3H", "SJ", "BJ", "5H",
+                                      "KD", "7C", "9H", "4S", "5S", "AS"]
+    assert [extras.fixed_trump_rank(c) for c in parse_cards("2C 3D SJ BJ 5H 5D AS")] == [0, 1, 2, 3, 4, None, None]

@@ -357,6 +357,11 @@ def test_settlement_is_the_rules_settlement():
     assert again == st
     assert sum(hand.points_won) + sum(c.points for c in hand.kitty) == 300
     assert all(len(t.plays) == 5 for t in hand.tricks)
+    from engine.tricks import trick_winner
+
+    for t in hand.tricks:  # every trick went to the rules' winner, points counted
+        assert t.plays[trick_winner([p for _, p in t.plays], hand.ctx)][0] == t.winner
+        assert t.points == sum(c.points for _, p in t.plays for c in p)
     assert sum(len(p) for t in hand.tricks for _, p in t.plays) == 155
     assert "hand 1: dealer" in result_line(hand)
 
@@ -389,7 +394,6 @@ def test_match_is_reproducible_and_refuses_an_unfinished_hand():
 
 
 def test_hongwu_match_has_the_same_interface():
-    from ai_plugins.builtin.random_ai import RandomAI  # noqa: F401  (just the engine below)
     from engine.state import first_legal_action
 
     m = HongwuMatch(seed=3, max_hands=2)
@@ -465,3 +469,48 @@ def test_bad_actions_leave_the_state_unchanged():
             hand.apply(bad)
     assert hand.__dict__.keys() == snapshot.keys()
     assert hand.dealt == snapshot["dealt"] and hand.events == snapshot["events"]
+
+
+def test_clone_and_from_view_replay_the_same_hand():
+    rng = random.Random(4)
+    hand = ZpyHand.new(seed=44)
+    to_play(hand, rng)
+    for _ in range(37):  # into the hand, past a few tricks
+        hand.apply(Play(hand.to_act, hand.play_options().sample(rng)))
+    twin = hand.clone()
+    seat = hand.to_act
+    view = hand.view(seat)
+    rebuilt = ZpyHand.from_view(view, [hand.hands[s] for s in range(5)], kitty=hand.kitty)
+    moves = random.Random(9)
+    while not hand.is_over:
+        play = hand.play_options().sample(moves)
+        for h in (hand, twin, rebuilt):
+            h.apply(Play(h.to_act, play))
+    assert twin.settlement == hand.settlement == rebuilt.settlement
+    assert twin.friend == hand.friend == rebuilt.friend
+    with pytest.raises(ValueError):
+        ZpyHand.from_view(view, [hand.hands[s] for s in range(5)])  # sizes no longer match
+
+
+def test_friend_points_before_the_reveal_and_the_lone_dealer():
+    found_friend = found_alone = False
+    for seed in range(60):
+        hand = ZpyHand.new(seed=seed)
+        rng = random.Random(seed)
+        play_out(hand, rng)
+        rev = [e for e in hand.events if isinstance(e, FriendRevealed)]
+        assert len(rev) == 1  # told once: at the Nth copy, or at the end when it never came
+        if hand.friend is not None:
+            k = rev[0].trick_no  # tricks finished before the trick of the reveal
+            want = sum(t.points for t in hand.tricks[:k - 1] if t.winner == hand.friend)
+            assert hand.friend_points_before == want
+            assert hand.settlement.dealer_side == tuple(sorted((hand.dealer, hand.friend)))
+            found_friend = True
+        else:
+            assert hand.alone and rev[0].alone and rev[0].seat == hand.dealer
+            assert hand.settlement.dealer_side == (hand.dealer,)
+            assert all(hand.view(s).friend is None and hand.view(s).alone for s in range(5))
+            found_alone = True
+        if found_friend and found_alone:
+            return
+    pytest.fail("60 random hands gave no friend or no lone dealer")

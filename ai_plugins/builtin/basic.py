@@ -335,7 +335,7 @@ class BasicAI:
     def _follow(self, view: Any, options: Any, know: Knowledge) -> list[tuple[float, tuple[Card, ...]]]:
         ctx = know.ctx
         sx = ctx.SUITX
-        me, dealer = view.seat, view.dealer
+        me = view.seat
         n_seats = len(view.hand_sizes)
         trick = view.current_trick
         plays = [cards for _, cards in trick]

@@ -6,7 +6,10 @@ open a local game is frozen: no AI acts and no countdown runs (the app pauses it
 
 :class:`SettingsScreen` changes language, speed, sound (on/off and volume) and full screen;
 each change applies at once and is saved (keys ``lang:zh`` ``lang:en``, ``speed:<speed>``,
-``sound:on`` ``sound:off``, ``vol:-`` ``vol:+``, ``full:on`` ``full:off``, ``back``), and the
+``sound:on`` ``sound:off``, ``vol:-`` ``vol:+``, ``full:on`` ``full:off``, ``back``); the
+renderer (``render:auto`` ``render:gpu`` ``render:software``, the choice ``--renderer`` also
+saves) is saved at once and used from the next start, which the note under the rows says
+while the choice differs from the running window's; and the
 table preferences of :mod:`game.scenes.table_extras` (``smart:on`` ``smart:off``,
 ``trumps:left`` ``trumps:right``, ``suits:<order>``).
 """
@@ -21,12 +24,22 @@ from game.pacing import SPEEDS
 from game.scenes.menu import Choice, FormScreen, Screen, draw_form_panel
 from game.scenes.newgame import LANGUAGE_NAMES
 from game.scenes.table_extras import TABLE_KEYS, table_rows
+from game.settings import RENDERERS
 from game.widgets import ACCENT, Button, draw_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from game.app import App
 
 VOLUME_STEP = 0.1
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalog (translated where shown)."""
+    return message
+
+
+#: the renderer choices' labels (``game.settings.RENDERERS``)
+RENDERER_LABELS = {"auto": N_("Automatic"), "gpu": N_("GPU"), "software": N_("Software")}
 
 
 class PauseOverlay(Screen):
@@ -86,7 +99,7 @@ class PauseOverlay(Screen):
 
 
 class SettingsScreen(FormScreen):
-    """Language, speed, sound, volume and full screen (see the module docstring)."""
+    """Language, speed, sound, volume, full screen and renderer (see the module docstring)."""
 
     def title_text(self) -> str:
         """"Settings"."""
@@ -106,14 +119,20 @@ class SettingsScreen(FormScreen):
                            Choice("vol:value", f"{vol}%", style="flat", enabled=False),
                            Choice("vol:+", "+", style="normal", enabled=vol < 100, weight=0.4)]),
             (_("Full screen"), [Choice("full:on", _("On"), full), Choice("full:off", _("Off"), not full)]),
+            (_("Renderer"), [Choice(f"render:{r}", _(RENDERER_LABELS[r]), app.settings.renderer == r)
+                             for r in RENDERERS]),
         ] + table_rows(app.settings)
 
     def note(self) -> str:
-        """The real state: whether changes are saved, and whether there is sound at all."""
+        """The real state: whether changes are saved, whether there is sound at all, and a
+        renderer chosen here that the next start will use."""
         app = self.app
         saved = _("Saved automatically") if app.options.save_settings else _("Not saved: this session only")
         if not app.audio.available:
-            return _("{saved} · no sound output").format(saved=saved)
+            saved = _("{saved} · no sound output").format(saved=saved)
+        chosen = app.settings.renderer
+        if chosen != app.options.renderer and chosen in RENDERER_LABELS:  # a renderer change waits for a restart
+            saved += "\n" + _("Renderer: {name} from the next start").format(name=_(RENDERER_LABELS[chosen]))
         return saved
 
     def on_button(self, button: Button) -> None:
@@ -133,6 +152,8 @@ class SettingsScreen(FormScreen):
                 app.set_muted(False)
         elif head == "full":
             app.set_fullscreen(arg == "on")
+        elif head == "render":
+            app.set_renderer(arg)
         elif head in TABLE_KEYS:
             app.set_table_prefs(**{TABLE_KEYS[head]: arg if head == "suits" else arg in ("on", "left")})
         elif button.key == "back":

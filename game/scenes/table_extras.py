@@ -74,18 +74,33 @@ def table_rows(settings: Any) -> list[tuple[str, list]]:
 
 
 # -- hand order ---------------------------------------------------------------------------------
+def fixed_trump_rank(card: Any) -> int | None:
+    """Before the trump suit is chosen: how strong ``card`` is among the cards that are trumps
+    whatever the suit (RULES.md §5), 0 = weakest — a 2: 0, a 3: 1, the small joker: 2, the big
+    joker: 3, the red five (♥5): 4 — or None for any other card."""
+    if card.suit == "H" and card.rank == 5:
+        return 4
+    if card.suit is None:  # a joker: rank 15 small, 16 big
+        return 2 if card.rank == 15 else 3
+    return {2: 0, 3: 1}.get(card.rank)
+
+
 def arrange(cards: Sequence, ctx: Any, prefs: TablePrefs) -> tuple:
     """``cards`` in display order: side suits grouped in ``prefs.suit_order``, trumps at the
     left or right end; inside a group the engine's display order (``ctx.sort_key``).  Before
-    trump is known (``ctx`` None) only the jokers count as trumps and ranks ascend."""
+    trump is known (``ctx`` None) the cards that are trumps whatever the suit — the red five,
+    the jokers, the 3s and the 2s (RULES.md §5; which 3s stay trumps waits for the suit) —
+    form the trump group, weakest first (2s, 3s, small joker, big joker, red five; a rank's
+    suits in ``prefs.suit_order``), and the other cards their suits, ranks ascending."""
     order = prefs.suit_order if prefs.suit_order in SUIT_ORDERS else SUIT_ORDERS[0]
     trump_group = -1 if prefs.trumps_left else 9
 
     def key(c) -> tuple:
         if ctx is None:
-            if c.suit is None:
-                return (trump_group, int(c))
-            return (order.index(c.suit), c.rank, int(c))
+            fixed = fixed_trump_rank(c)
+            if fixed is not None:
+                return (trump_group, fixed, order.index(c.suit) if c.suit else 0, int(c))
+            return (order.index(c.suit), c.rank, 0, int(c))
         eff = ctx.suit_of(c)
         group = trump_group if eff == "trump" else order.index(eff)
         return (group, ctx.sort_key(c))
