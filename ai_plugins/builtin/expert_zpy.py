@@ -39,7 +39,7 @@ from typing import Any, Callable, Sequence
 from engine.cards import POINTS, SUITS, Card
 from engine.order import TRUMP_INDEX
 from engine.state import Bury, Play
-from engine.zhaopengyou import CallFriend, ZPhase
+from engine.zhaopengyou import CallFriend
 
 from ..base import AISettings
 from . import zpy_basic

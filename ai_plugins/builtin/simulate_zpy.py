@@ -27,9 +27,8 @@ from typing import Any, Callable, Sequence
 from engine.cards import POINTS, Card, make_deck
 from engine.order import TRUMP_INDEX
 from engine.state import Bury, Play
-from engine.tricks import split_suits, trick_winner
+from engine.tricks import trick_winner
 from engine.zhaopengyou import CallFriend, Pass, ZPhase, ZpyHand
-from engine import zhaopengyou_rules as zr
 
 from . import zpy_basic
 
@@ -162,12 +161,14 @@ def sample_hidden(view: Any, rng: random.Random, *, kitty_hidden: bool, ctx: Any
 # --------------------------------------------------------------------------------------------
 def hand_from_view(view: Any, hands: list[list[Card]], kitty: Sequence[Card]) -> ZpyHand:
     """A :class:`ZpyHand` equal to ``view``'s position after the deal (CALL_FRIEND, BURY,
-    COUNTER or PLAY) with the given hands (the burier's including the kitty while it buries)
+    COUNTER; PLAY is the engine's :meth:`ZpyHand.from_view`) with the given hands (the burier's including the kitty while it buries)
     and ``kitty`` (the buried cards, or in CALL_FRIEND the undealt kitty). Raises ValueError
     in the DEAL or SETTLE phase."""
     phase = view.phase
     if phase in (ZPhase.DEAL, ZPhase.SETTLE):
         raise ValueError("a world can be rebuilt only between the deal and the settlement")
+    if phase is ZPhase.PLAY:
+        return ZpyHand.from_view(view, hands, kitty)
     rs = view.ruleset
     n = rs.players
     h = ZpyHand(rs, None, view.hand_no, tuple(view.levels), tuple(view.eligible), view.first_card,
@@ -203,60 +204,14 @@ def hand_from_view(view: Any, hands: list[list[Card]], kitty: Sequence[Card]) ->
         h._passes = 0
         return h
     h.buried = tuple(kitty)
-    if phase is ZPhase.COUNTER:
-        h._passes = 0
-        h._to_act = view.to_act
-        return h
-    h.counter_done = True
-    h.trick_no = view.trick_no
-    h.leader = view.trick_leader
-    h.current = list(view.current_trick)
-    h.tricks = list(view.tricks)
-    plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
-    h.plays = plays
-    if view.current_trick:
-        h.last_lead = view.current_trick[0][1]
-    elif view.tricks:
-        h.last_lead = view.tricks[-1].plays[0][1]
-    if h.friend is not None:  # his points from the tricks before the reveal's (§8 option)
-        status = zr.track_friend(zr.FriendCall(*view.friend_call), view.dealer, plays)
-        reveal_trick = view.trick_no
-        if status.revealed_at is not None:
-            count = 0
-            for t in view.tricks:
-                count += len(t.plays)
-                if status.revealed_at < count:
-                    reveal_trick = t.trick_no
-                    break
-        h.friend_points_before = sum(t.points for t in view.tricks
-                                     if t.winner == h.friend and t.trick_no < reveal_trick)
-    ctx = h._ctx
-    h._suit_ix = [list(split_suits(x, ctx)) for x in h.hands]
-    h._suit_memo = [[None] * 5 for _ in h.hands]
+    h._passes = 0
+    h._to_act = view.to_act
     return h
 
 
 def clone(hand: ZpyHand) -> ZpyHand:
-    """A copy of ``hand`` (PLAY or earlier, after the deal) that can be played on without
-    touching the original (events are not copied)."""
-    g = object.__new__(ZpyHand)
-    g.__dict__.update(hand.__dict__)
-    g.hands = [list(x) for x in hand.hands]
-    g.current = list(hand.current)
-    g.tricks = list(hand.tricks)
-    g.plays = list(hand.plays)
-    g.points_won = list(hand.points_won)
-    g.failed_throws = list(hand.failed_throws)
-    g.declarations = list(hand.declarations)
-    g.events = []
-    g._queue = list(hand._queue)
-    g._can = list(hand._can)
-    g._relevant = list(hand._relevant)
-    g._decl_cache = {}
-    if hand._suit_ix is not None:
-        g._suit_ix = [list(x) for x in hand._suit_ix]
-        g._suit_memo = [[None] * 5 for _ in hand.hands]
-    return g
+    """A copy of ``hand`` to play on (the engine's :meth:`ZpyHand.clone`)."""
+    return hand.clone()
 
 
 def sample_world(view: Any, rng: random.Random) -> ZpyHand:
