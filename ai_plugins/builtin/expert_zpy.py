@@ -114,18 +114,22 @@ class ZpyExpert:
     # -- the sampling loop -----------------------------------------------------------------
     def _loop(self, step: Callable[[], None], factor: float = 1.0) -> int:
         """Call ``step()`` until the thinking time (times ``factor``, within 80% of the budget)
-        or the fixed sample count is used up; at least
+        or the fixed sample count is used up (a step that would end past the thinking time, as
+        long as the last one took, is not begun); at least
         :data:`ai_plugins.builtin.expert.MIN_SAMPLES` times. Returns the count."""
         think = min(self.think_s * factor, 0.8 * self.budget_s)
         deadline = time.perf_counter() + think
         i = 0
+        last = 0.0  # how long the last step took: a step that would end past the deadline is not begun
         while True:
             if self.samples is not None:
                 if i >= self.samples:
                     break
-            elif i >= MIN_SAMPLES and time.perf_counter() >= deadline:
+            elif i >= MIN_SAMPLES and time.perf_counter() + last >= deadline:
                 break
+            started = time.perf_counter()
             step()
+            last = time.perf_counter() - started
             i += 1
         return i
 
