@@ -123,8 +123,7 @@ def sample_hidden(view: Any, rng: random.Random, *, kitty_hidden: bool, ctx: Any
         unseen.subtract(Counter(cards))
     if view.buried is not None and not kitty_hidden:
         unseen.subtract(Counter(view.buried))
-    if view.kitty_flip is not None and view.dealer is not None and view.dealer != me and not view.tricks:
-        pass  # the flipped kitty went to the dealer, who may have buried it again: no constraint
+    # a flipped kitty (§3) went to the dealer, who may have buried it again: no constraint
     fixed: dict[int, list[int]] = {s: [] for s in range(n)}
     capacity: dict[Any, int] = {s: view.hand_sizes[s] for s in range(n) if s != me}
     for s, cards in shown_cards(view).items():
