@@ -18,6 +18,8 @@ samples are used for all candidates of a decision, so that they are compared on 
 - **trump**: ``basic``'s suit unless the sampled play-outs clearly favour another (:func:`pick`).
 - **bury**: a few candidate buries (``basic``'s first, and ones that empty each short side
   suit), each played out in sampled worlds; :func:`pick` chooses.
+- **找朋友** (five seats, the unknown friend): every decision goes to
+  :class:`.expert_zpy.ZpyExpert`, the same search on 找朋友 worlds (:mod:`.simulate_zpy`).
 
 Thinking time: ``think_ms`` (``AISettings.options["think_ms"]``, the arena's and the client's
 ``--think-ms``; default :data:`DEFAULT_THINK_MS`) per decision, capped at 80% of the seat's
@@ -104,8 +106,13 @@ class ExpertAI:
     number depends on the machine's speed: set ``options["samples"]`` to fix it, as tests do).
     """
 
+    rulesets = ("hongwu", "zhaopengyou")
+    """Plays both rulesets: 找朋友's decisions go to :class:`.expert_zpy.ZpyExpert`."""
+
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
+        self._settings = settings
+        self._zpy: Any = None
         self.seat = settings.seat
         self.rng = random.Random(settings.seed)
         options = dict(settings.options or {})
@@ -125,6 +132,28 @@ class ExpertAI:
         (``value`` the mean game points for the seat over the sampled worlds); None before
         the first searched decision."""
         return self.last_reasoning
+
+    # -- 找朋友: its own search (ai_plugins/builtin/expert_zpy.py) --------------------------
+    def zpy(self) -> Any:
+        """The :class:`.expert_zpy.ZpyExpert` that takes this seat's 找朋友 decisions (made on
+        first use, with the same settings; 红五 decisions never touch it)."""
+        if self._zpy is None:
+            from .expert_zpy import ZpyExpert
+
+            self._zpy = ZpyExpert(self._settings)
+        return self._zpy
+
+    def choose_declaration(self, view: Any, options: Sequence) -> Any:
+        """找朋友: declare or pass (:meth:`.expert_zpy.ZpyExpert.choose_declaration`)."""
+        return self.zpy().choose_declaration(view, options)
+
+    def choose_counter(self, view: Any, options: Sequence) -> Any:
+        """找朋友: counter or pass (:meth:`.expert_zpy.ZpyExpert.choose_counter`)."""
+        return self.zpy().choose_counter(view, options)
+
+    def choose_friend(self, view: Any, calls: Sequence) -> Any:
+        """找朋友: the friend call (:meth:`.expert_zpy.ZpyExpert.choose_friend`)."""
+        return self.zpy().choose_friend(view, calls)
 
     # -- sampling loop ---------------------------------------------------------------------
     def _loop(self, step: Callable[[int], None]) -> int:
@@ -159,6 +188,8 @@ class ExpertAI:
     # -- play (RULES.md §7–§9) ---------------------------------------------------------------
     def choose_play(self, view: Any, options: Any) -> tuple[Card, ...]:
         """The candidate with the best mean utility over sampled worlds."""
+        if getattr(view.ruleset, "is_zhaopengyou", False):
+            return self.zpy().choose_play(view, options)
         ranked = self.basic.ranked_plays(view, options)
         cands = [p for _, p in ranked[:MAX_CANDIDATES]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
@@ -321,6 +352,8 @@ class ExpertAI:
 
     def choose_bury(self, view: Any, count: int) -> list[Card]:
         """The candidate bury with the best mean result in sampled play-outs."""
+        if getattr(view.ruleset, "is_zhaopengyou", False):
+            return self.zpy().choose_bury(view, count)
         cands = self._bury_candidates(view, count)
         if len(cands) == 1:
             return list(cands[0])
