@@ -99,7 +99,8 @@ class ArenaConfig:
     ``decks``: 2 or 3; ``seed``: the match seed (int); ``budget_s``: seconds per decision;
     ``options``: passed to every AI factory (e.g. ``{"think_ms": 500}``); ``plugin_dirs``,
     ``user_dir`` (True, False or a path), ``entry_points``: discovery, as for
-    :class:`~ai_plugins.manager.AIManager`.
+    :class:`~ai_plugins.manager.AIManager`; ``ruleset``: ``"hongwu"`` or ``"zhaopengyou"``
+    (five seats, three decks; see :mod:`ai_plugins.arena_zpy`).
     """
 
     ais: tuple[str, ...]
@@ -111,6 +112,14 @@ class ArenaConfig:
     plugin_dirs: tuple[str, ...] = ()
     user_dir: Any = True
     entry_points: bool = True
+    ruleset: str = "hongwu"
+
+    @property
+    def seats(self) -> int:
+        """Seats at the table: the ruleset's players (4 for 红五, 5 for 找朋友)."""
+        from engine.ruleset import hongwu, zhaopengyou
+
+        return (zhaopengyou() if self.ruleset == "zhaopengyou" else hongwu(self.decks)).players
 
     def manager(self) -> AIManager:
         """A plugin manager discovering as configured (``module:object`` AIs loaded too)."""
@@ -149,8 +158,12 @@ def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None) 
     from engine.state import Game
 
     manager = manager or config.manager()
-    ruleset = hongwu(config.decks)
     dseed = deal_seed(config.seed, deal)
+    if config.ruleset == "zhaopengyou":
+        from .arena_zpy import play_zpy_deal
+
+        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed)
+    ruleset = hongwu(config.decks)
     out: list[SeatResult] = []
     for j, lineup in enumerate(lineups(len(config.ais))):
         game = Game.new(ruleset, seed=dseed)
@@ -189,6 +202,11 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]]) -> dict
     game points; ``None`` where a number is undefined (no dealer hands, fewer than 2 deals).
     """
     labels = label_names(config.ais)
+    if config.ruleset == "zhaopengyou":
+        from .arena_zpy import summarize_zpy
+
+        names = ["".join("ABCDE"[i] for i in lu) for lu in lineups(len(config.ais), config.seats)]
+        return summarize_zpy(config, results, labels, names)
     letters = "ABCD"
     summary: dict[str, Any] = {
         "seed": config.seed, "decks": config.decks, "deals": len(results),
@@ -222,6 +240,11 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]]) -> dict
 
 def format_summary(summary: dict[str, Any]) -> list[str]:
     """The table ``hongwu arena`` prints, as lines."""
+    if summary.get("ruleset") == "zhaopengyou":
+        from .arena_zpy import format_zpy_summary
+
+        return format_zpy_summary(summary)
+
     def num(x: Any, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
@@ -308,7 +331,9 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
     """
     if config.decks not in (2, 3):
         raise ValueError("decks must be 2 or 3")
-    lineups(len(config.ais))  # validates the AI count
+    if config.ruleset not in ("hongwu", "zhaopengyou"):
+        raise ValueError(f"unknown ruleset {config.ruleset!r}")
+    lineups(len(config.ais), config.seats)  # validates the AI count
     manager = config.manager()
     report_problems(manager.problems, log)  # once, here; the workers' managers stay quiet
     for name in config.ais:
@@ -343,12 +368,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Play duplicate deals between AIs (each deal replayed with the AIs rotated "
                     "through the seats) and print per-AI statistics.")
     p.add_argument("--ai", action="append", required=True, metavar="NAME",
-                   help="an AI name (see 'hongwu ai list') or module:object; give 1 to 4 times")
+                   help="an AI name (see 'hongwu ai list') or module:object; give 1 to 4 times (1 to 5 with --ruleset zhaopengyou)")
     p.add_argument("--hands", type=int, default=100, metavar="N",
                    help="number of deals (default 100), not hands: each deal is played once "
                         "per line-up (2 AIs: 2 line-ups, 3 AIs: 12, 4 AIs: 4), so N deals give "
                         "each AI 4*N hands (16*N with 3 AIs)")
     p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="decks (default 2)")
+    p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
+                   help="hongwu (红五, default) or zhaopengyou (找朋友: five seats, 1 to 5 AIs, "
+                        "ranked by level gain per hand)")
     p.add_argument("--seed", type=int, default=None,
                    help="match seed (default: random, printed so the run can be repeated)")
     p.add_argument("--jobs", type=int, default=None, metavar="J",
@@ -375,6 +403,7 @@ def run_cli(ns: argparse.Namespace) -> int:
     config = ArenaConfig(
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
+        ruleset=getattr(ns, "ruleset", "hongwu"),
     )
     bar = Progress(ns.hands, enabled=not ns.quiet)
     try:

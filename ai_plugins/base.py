@@ -21,7 +21,7 @@ class AISettings:
     """What an AI factory is called with, once per seat it is given.
 
     Attributes:
-        seat: the seat 0..3 the AI plays (play order, counter-clockwise; RULES.md §1).
+        seat: the seat 0..n-1 the AI plays (n = the ruleset's players: 4 for 红五, 5 for 找朋友) (play order, counter-clockwise; RULES.md §1).
         seed: an ``int`` for the AI's own ``random.Random``; the same seed must give the same
             decisions for the same views, so that games and arenas are reproducible.
         budget_s: seconds allowed per decision (default 2.0); the runner enforces it.

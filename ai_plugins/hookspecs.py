@@ -6,7 +6,10 @@ Two kinds of hooks live here:
   drop-in file or an object named by an entry point) to announce one or more named AIs;
 * the **decision hooks** :func:`choose_bid`, :func:`choose_trump`, :func:`choose_bury` and
   :func:`choose_play`, implemented by an *AI object* (what an AI's factory returns), one per
-  kind of decision the rules ask of a seat (RULES.md §2 bidding, §3 trump, §4 kitty, §7–§8 play).
+  kind of decision the rules ask of a seat (RULES.md §2 bidding, §3 trump, §4 kitty, §7–§8 play);
+  找朋友 adds :func:`choose_declaration`, :func:`choose_friend` and :func:`choose_counter` and
+  reuses ``choose_bury`` and ``choose_play`` (an AI plays 找朋友 only if its ``rulesets``
+  attribute names ``"zhaopengyou"``; see :data:`DEFAULT_RULESETS`).
 
 Each seat gets its own pluggy ``PluginManager`` holding just its AI object, so the decision
 hooks are ordinary ``firstresult`` pluggy hooks. An AI object may implement any subset: a
@@ -28,6 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from engine.cards import Card
     from engine.state import PlayerView
     from engine.tricks import PlayOptions
+    from engine.zhaopengyou import ZpyView
 
 PROJECT = "hongwu"
 """The pluggy project name; also the stem of the entry-point group ``hongwu.ai``."""
@@ -47,7 +51,7 @@ def register_ais(register: Callable[..., None]) -> None:
         register: ``register(name: str, factory: Callable[[AISettings], object],
             version: str | None = None) -> None``. Call it once per AI. ``name`` is what users
             type (``--ai NAME``): letters, digits, ``_``, ``-`` and ``.`` only, no ``:``.
-            ``factory`` is called with one :class:`ai_plugins.base.AISettings` (``seat`` 0..3,
+            ``factory`` is called with one :class:`ai_plugins.base.AISettings` (``seat`` 0..n-1 for n seats,
             ``seed`` int, ``budget_s`` float seconds, ``options`` mapping) each time a seat is
             given to this AI (by the client once per seat for a whole game; by the arena once
             per seat and hand, so that hands stay independent) and returns the AI object whose
@@ -148,8 +152,82 @@ def choose_play(view: PlayerView, options: PlayOptions) -> Optional[Sequence[Car
     """
 
 
-DECISION_HOOKS: tuple[str, ...] = ("choose_bid", "choose_trump", "choose_bury", "choose_play")
-"""Names of the decision hooks, in the order a hand asks them."""
+@hookspec(firstresult=True)
+def choose_declaration(view: ZpyView, options: Sequence[Sequence[Card]]) -> Optional[Sequence[Card]]:
+    """找朋友 only: declare 亮主 in a deal window, or pass (找朋友 rules, RULES.md "找朋友" §3).
+
+    Arguments:
+        view: the seat's :class:`engine.zhaopengyou.ZpyView` (``view.phase`` is
+            ``ZPhase.DEAL``; ``view.hand`` the cards dealt to the seat so far;
+            ``view.cards_dealt`` how many of the 155 are out; ``view.standing`` the standing
+            declaration as ``(seat, cards)`` or ``None``; ``view.levels`` the five levels).
+        options: the declarations this seat may make now, each a tuple of 1 to 3 identical
+            cards (own level rank or jokers) that the engine has checked to be legal and
+            stronger than the standing one. Never empty: a seat with nothing to declare is not
+            asked.
+
+    Returns: one tuple of ``options`` (cards or card text) to declare it, an empty list or
+    tuple to pass (passing is never final: the seat is asked again after later cards), or
+    ``None`` to let ``basic`` decide.
+
+    When: after a card is dealt, in each window in which this seat holds a declaration that
+    would stand, until it declares or the deal ends.
+
+    Time budget: ``budget_s`` of the seat (default 2 s) per call.
+    """
+
+
+@hookspec(firstresult=True)
+def choose_friend(view: ZpyView, calls: Sequence[tuple[Card, int]]) -> Optional[tuple[Card, int]]:
+    """找朋友 only: the dealer calls the friend 叫朋友, "the Nth played X" (RULES.md "找朋友" §4).
+
+    Arguments:
+        view: the dealer's ``ZpyView`` (``view.phase`` is ``ZPhase.CALL_FRIEND``; ``view.trump``
+            the trump suit, ``None`` for no-trump; ``view.level`` the hand's level rank 2..14).
+        calls: every valid call as ``(card, nth)`` with ``nth`` 1..3.
+
+    Returns: one ``(card, nth)`` of ``calls`` (the card as a ``Card`` or card text), or
+    ``None`` for ``basic``.
+
+    When: once per hand, for the dealer, before taking the kitty (or after the counter round
+    with the option ``friend_call_time=after_bury``).
+
+    Time budget: ``budget_s`` of the seat (default 2 s) per call.
+    """
+
+
+@hookspec(firstresult=True)
+def choose_counter(view: ZpyView, options: Sequence[Sequence[Card]]) -> Optional[Sequence[Card]]:
+    """找朋友 only: counter-declare 反牌 after the bury, or pass (RULES.md "找朋友" §5).
+
+    Arguments:
+        view: the seat's ``ZpyView`` (``view.phase`` is ``ZPhase.COUNTER``; ``view.standing``
+            the declaration to beat; ``view.trump`` the current trump).
+        options: the counters this seat may show now (pairs or triples of level-rank cards or
+            jokers that beat the standing declaration). Never empty.
+
+    Returns: one tuple of ``options`` to counter (the trump changes, and this seat then takes
+    the kitty and buries 7 cards through :func:`choose_bury`), an empty list or tuple to pass,
+    or ``None`` for ``basic``.
+
+    When: in the counter round, each time it reaches this seat while it holds a counter.
+
+    Time budget: ``budget_s`` of the seat (default 2 s) per call.
+    """
+
+
+DECISION_HOOKS: tuple[str, ...] = ("choose_bid", "choose_trump", "choose_bury", "choose_play",
+                                   "choose_declaration", "choose_friend", "choose_counter")
+"""Names of the decision hooks: 红五's in the order a hand asks them, then the three that only
+找朋友 asks (``choose_bury`` and ``choose_play`` serve both rulesets)."""
+
+ZPY_HOOKS: tuple[str, ...] = ("choose_declaration", "choose_friend", "choose_counter")
+"""The decision hooks that only 找朋友 asks."""
+
+DEFAULT_RULESETS: tuple[str, ...] = ("hongwu",)
+"""The rulesets an AI object plays when it has no ``rulesets`` attribute: 红五 only. An AI
+that also plays 找朋友 says so with ``rulesets = ("hongwu", "zhaopengyou")``; in 找朋友 any other
+AI's seat is played by the built-in ``basic`` AI."""
 
 REGISTRATION_HOOKS: tuple[str, ...] = ("register_ais",)
 """Names of the hooks called on plugins (not on AI objects)."""
@@ -157,5 +235,6 @@ REGISTRATION_HOOKS: tuple[str, ...] = ("register_ais",)
 ALL_HOOKS: tuple[str, ...] = REGISTRATION_HOOKS + DECISION_HOOKS
 """Every hook specified in this module (``tests/test_ai_docs.py`` checks PLUGINS.md has each)."""
 
-__all__ = ["PROJECT", "hookspec", "hookimpl", *ALL_HOOKS, "DECISION_HOOKS", "ALL_HOOKS"]
+__all__ = ["PROJECT", "hookspec", "hookimpl", *ALL_HOOKS, "DECISION_HOOKS", "ALL_HOOKS", "ZPY_HOOKS",
+           "DEFAULT_RULESETS"]
 

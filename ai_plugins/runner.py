@@ -36,6 +36,7 @@ import pluggy
 
 from engine.cards import SUITS, Card, parse_cards
 from engine.state import Bid, Bury, ChooseTrump, Phase, Play
+from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase
 
 from . import hookspecs
 from .base import PASS, AIError, AISettings
@@ -58,7 +59,7 @@ class AIAbandoned(BaseException):
 class Fault:
     """One decision an AI lost to the fallback.
 
-    Attributes: ``seat`` (0..3), ``ai`` (name), ``phase`` (the engine phase name, e.g.
+    Attributes: ``seat`` (0..n-1), ``ai`` (name), ``phase`` (the engine phase name, e.g.
     ``"PLAY"``), ``kind`` (``"exception"``, ``"timeout"``, ``"busy"``, ``"illegal"``,
     ``"malformed"``, ``"factory"``, ``"rejected"``), ``reason`` (text for people).
     """
@@ -142,7 +143,7 @@ class SafePlayer:
     Arguments:
         ai: the AI object (what a factory returned), or None to play ``basic`` only.
         name: the AI's name, for logs and :class:`Fault` records.
-        seat: 0..3.
+        seat: 0..n-1 (n = the ruleset's players).
         budget_s: seconds per decision (float > 0).
         seed: seeds the fallback ``basic`` AI (``random.Random(seed)``).
         max_faults: faults before the seat is switched to ``basic`` permanently (>= 1).
@@ -198,7 +199,7 @@ class SafePlayer:
         except Exception as exc:  # an unexpected view: nothing an AI can do about it
             log.error("seat %d: cannot prepare a decision for phase %r: %r", self.seat, phase, exc)
             return self._last_resort(view)
-        if self._pm is not None and not self.disabled:
+        if self._pm is not None and not self.disabled and self.plays_ruleset(view):
             answer = self._ask(hook, kwargs, view)
             if answer is not _NO_ANSWER:
                 return answer
@@ -224,6 +225,17 @@ class SafePlayer:
             log.exception("seat %d: the fallback AI failed", self.seat)
         return self._last_resort(view)
 
+    def plays_ruleset(self, view: Any) -> bool:
+        """True when the AI object plays the view's ruleset: its ``rulesets`` attribute (a
+        tuple of ruleset names, default :data:`ai_plugins.hookspecs.DEFAULT_RULESETS`, 红五
+        only) names it. Otherwise every decision of that ruleset goes to ``basic`` (no fault)."""
+        name = getattr(getattr(view, "ruleset", None), "name", "hongwu")
+        try:
+            supported = tuple(getattr(self.ai, "rulesets", hookspecs.DEFAULT_RULESETS))
+        except Exception:  # a broken attribute: treat as the default
+            supported = hookspecs.DEFAULT_RULESETS
+        return name in supported
+
     def close(self) -> None:
         """Stop a worker still running (if CPython allows); call when the seat is done."""
         if self._busy is not None and not self._busy.done.is_set():
@@ -237,6 +249,18 @@ class SafePlayer:
 
     def _request(self, view: Any) -> tuple[str, dict[str, Any]]:
         phase = view.phase
+        if isinstance(phase, ZPhase):
+            if phase is ZPhase.DEAL:
+                return "choose_declaration", {"view": view, "options": tuple(view.legal_declarations)}
+            if phase is ZPhase.COUNTER:
+                return "choose_counter", {"view": view, "options": tuple(view.legal_declarations)}
+            if phase is ZPhase.CALL_FRIEND:
+                return "choose_friend", {"view": view, "calls": view.friend_calls()}
+            if phase is ZPhase.BURY:
+                return "choose_bury", {"view": view, "count": int(view.bury_count)}
+            if phase is ZPhase.PLAY:
+                return "choose_play", {"view": view, "options": view.play_options()}
+            raise ValueError(f"no decision in phase {phase!r}")
         if phase == Phase.BID:
             return "choose_bid", {"view": view, "bids": tuple(view.legal_bids())}
         if phase == Phase.TRUMP:
@@ -297,6 +321,31 @@ class SafePlayer:
     def _validate(self, view: Any, answer: Any) -> tuple[Any, str]:
         """(action, "") for a good answer, (None, reason) otherwise."""
         seat, phase = self.seat, view.phase
+        if phase in (ZPhase.DEAL, ZPhase.COUNTER):
+            what = "declaration" if phase is ZPhase.DEAL else "counter"
+            cards = _as_cards(answer)
+            if cards is None:
+                return None, f"malformed {what} {answer!r}: expected a list of cards (empty to pass)"
+            if not cards:
+                return Pass(seat), ""
+            if sorted(cards) not in [sorted(o) for o in view.legal_declarations]:
+                return None, f"illegal {what} {[str(c) for c in cards]}: not among the legal ones"
+            return Declare(seat, tuple(cards)), ""
+        if phase is ZPhase.CALL_FRIEND:
+            try:
+                if hasattr(answer, "card") and hasattr(answer, "nth"):  # a FriendCall
+                    answer = (answer.card, answer.nth)
+                card, nth = answer
+                card = Card.parse(card)
+            except (TypeError, ValueError):
+                return None, f"malformed call {answer!r}: expected (card, nth)"
+            if isinstance(nth, bool) or (card, nth) not in set(view.friend_calls()):
+                return None, f"illegal call {card} #{nth!r}: not among the valid calls"
+            return CallFriend(seat, card, int(nth)), ""
+        if phase is ZPhase.BURY:
+            phase = Phase.BURY
+        elif phase is ZPhase.PLAY:
+            phase = Phase.PLAY
         if phase == Phase.BID:
             if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
                 return None, f"malformed bid {answer!r}: expected an int from the legal bids or 0"
@@ -338,6 +387,13 @@ class SafePlayer:
         """Some legal action without any AI (used only if ``basic`` itself fails)."""
         phase = view.phase
         try:
+            if phase in (ZPhase.DEAL, ZPhase.COUNTER):
+                return Pass(self.seat)
+            if phase is ZPhase.CALL_FRIEND:
+                card, nth = view.friend_calls()[0]
+                return CallFriend(self.seat, card, nth)
+            if phase is ZPhase.BURY:
+                return Bury(self.seat, tuple(view.hand[: int(view.bury_count)]))
             if phase == Phase.BID:
                 return Bid(self.seat, None)
             if phase == Phase.TRUMP:
@@ -393,9 +449,10 @@ def make_player(manager: Any, name: str, seat: int, budget_s: float = DEFAULT_BU
 
 
 def play_hand(game: Any, players: Sequence[Any], *, max_actions: int = 10_000) -> Any:
-    """Drive ``game`` (an :class:`engine.state.Game`) to its end with ``players[seat].act``.
+    """Drive ``game`` (an :class:`engine.state.Game` or a 找朋友
+    :class:`engine.zhaopengyou.ZpyHand`) to its end with ``players[seat].act``.
 
-    ``players`` is indexed by seat (4 objects with ``act(view)``; :class:`SafePlayer` also has
+    ``players`` is indexed by seat (one per seat of the ruleset, objects with ``act(view)``; :class:`SafePlayer` also has
     ``fallback_action``). An action the engine rejects (``IllegalAction``) is replaced by the
     player's fallback. Returns ``game.settlement``. Raises RuntimeError if the game does not
     end within ``max_actions`` actions (an engine or fallback bug, never a plugin's).
@@ -403,7 +460,7 @@ def play_hand(game: Any, players: Sequence[Any], *, max_actions: int = 10_000) -
     from engine.state import IllegalAction
 
     for _ in range(max_actions):
-        if game.phase == Phase.SETTLE:
+        if game.is_over:
             return game.settlement
         seat = game.to_act
         view = game.view(seat)

@@ -174,3 +174,105 @@ EVENT_TYPES: dict[str, type[Event]] = {
                 KittyBuried, CardsPlayed, ThrowFailed, TrickWon, HandSettled)
 }
 """Event classes by ``kind``."""
+
+
+# --- 找朋友 (Finding Friends) events ---------------------------------------------------------
+@dataclass(frozen=True)
+class CardDealt(_Private):
+    """Card number ``card_no`` (1-based) of the deal went to ``seat``: ``cards`` is that one
+    card (``count`` 1). Private: other seats see ``cards=None`` (找朋友 spec §1, §3)."""
+
+    kind: ClassVar[str] = "card_dealt"
+    card_no: int = 0
+
+
+@dataclass(frozen=True)
+class Declared(Event):
+    """``seat`` declared 亮主 (``phase`` ``"deal"``) or countered 反牌 (``"counter"``) with the
+    shown ``cards``; trump is now ``trump`` (a suit letter, or None for no-trump 无主) and, in the
+    deal, ``level`` the declarer's level rank (2..14). Public (找朋友 spec §3, §5)."""
+
+    kind: ClassVar[str] = "declared"
+    seat: int = 0
+    cards: tuple[Card, ...] = ()
+    phase: str = "deal"
+    trump: str | None = None
+    level: int = 2
+
+
+@dataclass(frozen=True)
+class Passed(Event):
+    """``seat`` passed its chance to declare (``phase`` ``"deal"``) or counter (``"counter"``).
+    Other seats see ``seat=None``: who was asked would tell who holds declarable cards
+    (找朋友 spec §3, §5)."""
+
+    kind: ClassVar[str] = "passed"
+    seat: int | None = 0
+    phase: str = "deal"
+
+    def for_seat(self, seat: int | None) -> "Event":
+        """The pass itself for its seat; anonymous (``seat=None``) for anyone else."""
+        return self if seat == self.seat else replace(self, seat=None)
+
+
+@dataclass(frozen=True)
+class Redealt(Event):
+    """Nobody declared: the cards are shuffled again for deal number ``deal_no`` (2, 3, ...),
+    same first seat and rights (找朋友 spec §3, ``no_declaration``)."""
+
+    kind: ClassVar[str] = "redealt"
+    deal_no: int = 2
+
+
+@dataclass(frozen=True)
+class KittyFlipped(Event):
+    """Nobody declared: ``dealer`` (the first seat with the right from the first-card seat)
+    deals; the kitty ``cards`` are shown to all in deal order and set trump ``trump``
+    (找朋友 spec §3)."""
+
+    kind: ClassVar[str] = "kitty_flipped"
+    dealer: int = 0
+    cards: tuple[Card, ...] = ()
+    trump: str | None = None
+
+
+@dataclass(frozen=True)
+class DealFinished(Event):
+    """The deal is over: ``dealer`` deals at level rank ``level`` with trump ``trump`` (None:
+    no-trump); ``declared`` False after a kitty flip (找朋友 spec §3)."""
+
+    kind: ClassVar[str] = "deal_finished"
+    dealer: int = 0
+    level: int = 2
+    trump: str | None = None
+    declared: bool = True
+
+
+@dataclass(frozen=True)
+class FriendCalled(Event):
+    """The dealer ``seat`` called "the ``nth`` played ``card``" as the friend 叫朋友. Public
+    (找朋友 spec §4)."""
+
+    kind: ClassVar[str] = "friend_called"
+    seat: int = 0
+    card: Card | None = None
+    nth: int = 1
+
+
+@dataclass(frozen=True)
+class FriendRevealed(Event):
+    """The called copy was played: ``seat`` is the friend from now on (``alone`` True: the
+    dealer played it himself, or it never came, ``seat`` then being the dealer) in trick
+    ``trick_no``. Public, told to all at once (找朋友 spec §4)."""
+
+    kind: ClassVar[str] = "friend_revealed"
+    seat: int = 0
+    alone: bool = False
+    trick_no: int = 0
+
+
+EVENT_TYPES.update({
+    cls.kind: cls
+    for cls in (CardDealt, Declared, Passed, Redealt, KittyFlipped, DealFinished, FriendCalled,
+                FriendRevealed)
+})

@@ -764,9 +764,13 @@ class App:
 
 # -- command line -------------------------------------------------------------------------------------
 def _seats(text: str) -> list[str]:
+    from engine.ruleset import hongwu, zhaopengyou
+
     seats = [s.strip() for s in text.split(",")]
-    if len(seats) != 4 or not all(seats):
-        raise argparse.ArgumentTypeError("give four comma-separated seats, e.g. human,basic,random,basic")
+    counts = {hongwu().players, zhaopengyou().players}  # which one the ruleset needs: run()
+    if len(seats) not in counts or not all(seats):
+        raise argparse.ArgumentTypeError("give comma-separated seats, e.g. human,basic,random,basic "
+                                         "(five with --ruleset zhaopengyou)")
     if seats.count("human") > 1:
         raise argparse.ArgumentTypeError("at most one seat can be human")
     return seats
@@ -837,6 +841,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", type=rule_arg, default=[], metavar="NAME=VALUE",
                    help=RULE_HELP + "; overrides the house rules saved from the new-game screen for "
                         "this run, without saving")
+    p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
+                   help="the game: hongwu (红五三打一, four seats, default) or zhaopengyou (找朋友, five "
+                        "seats, three decks; headless for now: five AI seats and --speed instant)")
+    p.add_argument("--match", action="store_true",
+                   help="zhaopengyou: play hands until the game ends (at most --max-hands)")
+    p.add_argument("--max-hands", type=int, default=None, metavar="N",
+                   help="zhaopengyou --match: stop after N hands if nobody has won (default 300)")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
     return p
@@ -914,6 +925,13 @@ def _interrupted() -> int:
     return EXIT_INTERRUPTED
 
 
+def hongwu_ruleset():
+    """The 红五 ruleset (its seat count checks ``--seats``)."""
+    from engine.ruleset import hongwu
+
+    return hongwu()
+
+
 def run(ns: argparse.Namespace) -> int:
     """Entry point of ``hongwu play``; returns the exit code: 0, 2 for bad options (an
     unknown or clashing AI in ``--seats`` is reported before any window opens), 3 when
@@ -923,6 +941,17 @@ def run(ns: argparse.Namespace) -> int:
                             format="%(levelname)s %(name)s: %(message)s")
     if ns.hands is not None and ns.hands < 1:
         print("hongwu play: --hands must be at least 1", file=sys.stderr)
+        return 2
+    if getattr(ns, "ruleset", "hongwu") == "zhaopengyou":
+        from game.headless_match import run as run_zhaopengyou
+
+        return run_zhaopengyou(ns)
+    if ns.seats is not None and len(ns.seats) != hongwu_ruleset().players:
+        print(f"hongwu play: 红五 needs {hongwu_ruleset().players} seats, e.g. human,basic,random,basic",
+              file=sys.stderr)
+        return 2
+    if getattr(ns, "match", False):
+        print("hongwu play: --match is for --ruleset zhaopengyou (红五 hands are independent)", file=sys.stderr)
         return 2
     try:
         options = options_from_args(ns)

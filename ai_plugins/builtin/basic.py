@@ -31,7 +31,22 @@ from engine.tricks import check_lead, play_key, trick_winner
 
 from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
+from . import zpy_basic
 from .knowledge import RED_FIVE_ID, Knowledge, same_side
+
+
+def _sides(view: Any):
+    """``same(a, b)`` for this view: 红五's dealer-against-three, or 找朋友's sides as far as
+    this seat knows them (:func:`.zpy_basic.side_fn`)."""
+    if getattr(view.ruleset, "is_zhaopengyou", False):
+        return zpy_basic.side_fn(view)
+    dealer = view.dealer
+    return lambda a, b: same_side(a, b, dealer)
+
+
+def _red_five(view: Any) -> int:
+    """The red five's card id where it is special (红五), else -1 (找朋友: just a 5)."""
+    return -1 if getattr(view.ruleset, "is_zhaopengyou", False) else RED_FIVE_ID
 
 VERSION = "1.0"
 
@@ -145,6 +160,9 @@ class BasicAI:
     that a bid is made without looking at the hand's strength. The ``easy`` difficulty uses it.
     """
 
+    rulesets = ("hongwu", "zhaopengyou")
+    """Plays both rulesets (找朋友's own decisions: :mod:`.zpy_basic`)."""
+
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
         self.rng = random.Random(settings.seed)
@@ -170,6 +188,19 @@ class BasicAI:
         """The suit of ``suits`` with the best :func:`hand_strength`."""
         return max(suits, key=lambda s: (hand_strength(view.hand, s), -SUITS.index(s)))
 
+    # -- 找朋友 (RULES.md "找朋友" §3-§5) -----------------------------------------------------
+    def choose_declaration(self, view: Any, options: Sequence) -> tuple[Card, ...]:
+        """Declare with a long trump, else pass (:func:`.zpy_basic.choose_declaration`)."""
+        return zpy_basic.choose_declaration(view, options)
+
+    def choose_counter(self, view: Any, options: Sequence) -> tuple[Card, ...]:
+        """Counter to a clearly longer trump, else pass (:func:`.zpy_basic.choose_counter`)."""
+        return zpy_basic.choose_counter(view, options)
+
+    def choose_friend(self, view: Any, calls: Sequence) -> tuple[Card, int]:
+        """Call an ace it lacks (:func:`.zpy_basic.choose_friend`)."""
+        return zpy_basic.choose_friend(view, calls)
+
     # -- bury (RULES.md §4) ---------------------------------------------------------------
     def choose_bury(self, view: Any, count: int) -> list[Card]:
         """``count`` cards: whole short side suits first (voids), then the cheapest side
@@ -178,13 +209,15 @@ class BasicAI:
         hand = list(view.hand)
         counts = counts_of(hand)
         sx, val = ctx.SUITX, ctx.VAL
+        red_five = _red_five(view)
+        pts_weight = 3.0 if red_five < 0 else 1.5  # 找朋友: a captured kitty counts 2m times
 
         suit_len = Counter(sx[c] for c in hand)
 
         def cost(c: int) -> float:
             pts = Card(c).points
-            return (keep_value(c, ctx, counts) + pts * 1.5 + suit_len[sx[c]] * 0.5
-                    + (100.0 if c == RED_FIVE_ID else 0.0))
+            return (keep_value(c, ctx, counts) + pts * pts_weight + suit_len[sx[c]] * 0.5
+                    + (100.0 if c == red_five else 0.0))
 
         side: dict[int, list[int]] = {}
         for c in hand:
@@ -231,8 +264,10 @@ class BasicAI:
         me, dealer = view.seat, view.dealer
         n_seats = len(view.hand_sizes)
         others = [(me + i) % n_seats for i in range(1, n_seats)]
-        opps = [s for s in others if not same_side(s, me, dealer)]
-        friends = [s for s in others if same_side(s, me, dealer)]
+        same = _sides(view)
+        red_five = _red_five(view)
+        opps = [s for s in others if not same(s, me)]
+        friends = [s for s in others if same(s, me)]
         counts = counts_of(view.hand)
         last = len(view.hand) <= 1
         candidates: list[tuple[Card, ...]] = list(options.units())
@@ -261,7 +296,7 @@ class BasicAI:
             win_total = pts + n * (FEED * len(friends) + DUMP * len(opps))
             lose_total = pts + n * (FEED * max(0, len(opps) - 1) + DUMP * (len(friends) + 1))
             ev = q * win_total - (1.0 - q) * lose_total
-            rf = sum(1 for c in play if c == RED_FIVE_ID)
+            rf = sum(1 for c in play if c == red_five)
             ev -= RED_FIVE_RISK * rf * (1.0 - q)
             if not last:
                 ev -= SPEND_WEIGHT * sum(keep_value(c, ctx, counts) for c in play) * (0.4 + 0.6 * (1 - q))
@@ -300,7 +335,7 @@ class BasicAI:
     def _follow(self, view: Any, options: Any, know: Knowledge) -> list[tuple[float, tuple[Card, ...]]]:
         ctx = know.ctx
         sx = ctx.SUITX
-        me, dealer = view.seat, view.dealer
+        me = view.seat
         n_seats = len(view.hand_sizes)
         trick = view.current_trick
         plays = [cards for _, cards in trick]
@@ -312,8 +347,10 @@ class BasicAI:
         shapes = pattern.shapes
         main = max(pattern.components, key=lambda comp: (comp.size, comp.group))
         later = [(me + i) % n_seats for i in range(1, n_seats - len(plays))]
-        later_opps = [s for s in later if not same_side(s, me, dealer)]
-        later_friends = [s for s in later if same_side(s, me, dealer)]
+        same = _sides(view)
+        red_five = _red_five(view)
+        later_opps = [s for s in later if not same(s, me)]
+        later_friends = [s for s in later if same(s, me)]
         table_pts = sum(Card(c).points for p in plays for c in p)
         counts = counts_of(view.hand)
         last_trick = len(view.hand) == n
@@ -331,7 +368,7 @@ class BasicAI:
 
         def q_for(winning_seat: int, winning_play: Sequence[int], value: int) -> float:
             wsx = sx[winning_play[0]]
-            if same_side(winning_seat, me, dealer):
+            if same(winning_seat, me):
                 return 1.0 - know.p_any_beats(later_opps, lsx, wsx, value, main.group, main.length)
             if not later_friends:
                 return 0.0
@@ -350,7 +387,7 @@ class BasicAI:
             win_total = table_pts + pts + kitty_stake + n * (FEED * len(later_friends) + DUMP * len(later_opps))
             lose_total = table_pts + pts + kitty_stake + n * (DUMP * len(later_friends) + FEED * len(later_opps))
             ev = q * win_total - (1.0 - q) * lose_total
-            ev -= RED_FIVE_RISK * sum(1 for c in play if c == RED_FIVE_ID) * (1.0 - q)
+            ev -= RED_FIVE_RISK * sum(1 for c in play if c == red_five) * (1.0 - q)
             if not last_trick:
                 ev -= SPEND_WEIGHT * sum(keep_value(c, ctx, counts) for c in play)
             scored.append((ev, tuple(play)))
@@ -376,6 +413,7 @@ class BasicAI:
                 yield play
             return
         counts = counts_of(hand)
+        red_five = _red_five(view)
         others = [c for c in hand if sx[c] != lsx]
         k = n - len(in_suit)
         seen: set[tuple[int, ...]] = set()
@@ -388,10 +426,10 @@ class BasicAI:
             return None
 
         def dump_cost(c: int) -> float:
-            return keep_value(c, ctx, counts) + Card(c).points * 2.0 + (60.0 if c == RED_FIVE_ID else 0)
+            return keep_value(c, ctx, counts) + Card(c).points * 2.0 + (60.0 if c == red_five else 0)
 
         def feed_cost(c: int) -> float:
-            return keep_value(c, ctx, counts) - Card(c).points * 2.0 + (60.0 if c == RED_FIVE_ID else 0)
+            return keep_value(c, ctx, counts) - Card(c).points * 2.0 + (60.0 if c == red_five else 0)
 
         for key in (dump_cost, feed_cost):
             got = emit(sorted(others, key=lambda c: (key(c), c))[:k])

@@ -30,12 +30,12 @@ class Knowledge:
 
     Attributes:
         ctx: the trump order.
-        seat, dealer: seats 0..3.
+        seat, dealer: seats 0..n-1 (n = the ruleset's players).
         unseen: ``list[int]`` of 54 counts: copies of each card id not in the own hand, not
             played, and (for the dealer) not buried; i.e. in other hands or (for defenders)
             possibly in the kitty.
         unseen_total: ``sum(unseen)``.
-        hand_sizes: cards each seat still holds (4 ints).
+        hand_sizes: cards each seat still holds (one int per seat).
         voids: ``list[set[int]]`` per seat, effective-suit indexes (0..3 side, 4 trump) in
             which that seat has shown it is void (it did not follow a lead of that suit fully).
     """

@@ -17,7 +17,9 @@ VERSION = "1.0"
 class RandomAI:
     """Uniform over legal actions (RULES.md §2–§8), from a seeded generator.
 
-    Bids: pass or any legal amount, each equally likely. Trump: any suit. Bury: ``count``
+    Bids: pass or any legal amount, each equally likely. Trump: any suit. 找朋友 declarations
+    and counters: pass or any legal one, each equally likely; the friend: any valid call.
+    Bury: ``count``
     cards of the hand drawn without replacement. Play: ``PlayOptions.sample`` (uniform over the
     legal follows; when leading, a random non-empty set of cards of one effective suit, so
     throws are often tried and fail).
@@ -42,6 +44,21 @@ class RandomAI:
     def choose_play(self, view: Any, options: Any) -> tuple:
         """``options.sample(rng)``: one legal play."""
         return tuple(options.sample(self.rng))
+
+    # 找朋友 (RULES.md "找朋友" §3-§5)
+    rulesets = ("hongwu", "zhaopengyou")
+
+    def choose_declaration(self, view: Any, options: Sequence) -> tuple:
+        """Pass or one of ``options``, each equally likely."""
+        return self.rng.choice(((), *options))
+
+    def choose_counter(self, view: Any, options: Sequence) -> tuple:
+        """Pass or one of ``options``, each equally likely."""
+        return self.rng.choice(((), *options))
+
+    def choose_friend(self, view: Any, calls: Sequence) -> tuple:
+        """One of ``calls``, uniformly."""
+        return self.rng.choice(tuple(calls))
 
 
 @hookimpl

@@ -1,0 +1,84 @@
+"""``hongwu play --ruleset zhaopengyou``: 找朋友 matches without a window (AIs only).
+
+There is no 找朋友 table window yet: every seat must be an AI and ``--speed instant`` given;
+otherwise this says so and exits with status 2. It prints one result line per hand
+(:func:`engine.zhaopengyou.result_line`); ``--hands N`` stops after N hands, ``--match`` plays
+until the game ends (找朋友 rules §10) or ``--max-hands`` hands, whichever comes first.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from engine.match import ZpyMatch
+from engine.ruleset import zhaopengyou
+from engine.state import match_seed
+
+DEFAULT_MAX_HANDS = 300
+"""Hands after which ``--match`` stops when nobody has won the game yet."""
+
+HEADLESS_ONLY = ("hongwu play: 找朋友 (--ruleset zhaopengyou) is headless for now: give five AI seats "
+                 "(e.g. --seats basic,basic,basic,basic,basic) and --speed instant; a table window "
+                 "for it is still to come")
+
+
+def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play the 找朋友 match asked for by ``hongwu play`` arguments ``ns``; returns the exit
+    status: 0 done, 2 for options that need a window or are invalid."""
+    out = out or sys.stdout
+    ruleset = zhaopengyou()
+    n = ruleset.players
+    seats = ns.seats or ["basic"] * n
+    if ns.speed != "instant" or "human" in seats:
+        print(HEADLESS_ONLY, file=sys.stderr)
+        return 2
+    if len(seats) != n:
+        print(f"hongwu play: 找朋友 needs {n} seats, {len(seats)} given (--seats a,b,c,d,e)", file=sys.stderr)
+        return 2
+    if ns.hands is None and not ns.match:
+        print("hongwu play: give --hands N or --match with --ruleset zhaopengyou", file=sys.stderr)
+        return 2
+    max_hands = ns.max_hands if ns.max_hands is not None else DEFAULT_MAX_HANDS
+    if max_hands < 1:
+        print("hongwu play: --max-hands must be at least 1", file=sys.stderr)
+        return 2
+    from ai_plugins.manager import AIManager, report_problems
+    from ai_plugins.matches import play_match
+    from ai_plugins.runner import make_player
+
+    manager = AIManager(plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai), user_dir=not ns.no_user_plugins)
+    report_problems(manager.problems)
+    errors = []
+    for kind in dict.fromkeys(seats):
+        try:
+            manager.resolve(kind)
+        except Exception as exc:
+            errors.append(f"seat {seats.index(kind)}: {exc}")
+    if errors:
+        for line in errors:
+            print(f"hongwu play: error: {line}", file=sys.stderr)
+        return 2
+    base = ns.seed if ns.seed is not None else None
+    players = [make_player(manager, kind, seat, ns.ai_budget,
+                           seed=(match_seed(base, 10_000 + seat) if base is not None else seat))
+               for seat, kind in enumerate(seats)]
+    match = ZpyMatch(ruleset, seed=ns.seed, max_hands=ns.hands if ns.hands is not None else max_hands)
+
+    def report(hand) -> None:
+        from engine.zhaopengyou import result_line
+
+        print(result_line(hand), file=out, flush=True)
+
+    try:
+        played = play_match(match, players, on_hand=report)
+    finally:
+        for p in players:
+            p.close()
+    if ns.match and not match.game_over:
+        print(f"match stopped after {played} hands without a game winner (--max-hands {max_hands})",
+              file=out, flush=True)
+    elif match.game_over:
+        print(f"game over after {played} hands: seat {', '.join(map(str, match.winners))} won",
+              file=out, flush=True)
+    return 0
