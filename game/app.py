@@ -48,6 +48,9 @@ class Options:
     ``normal`` or ``fast`` table animations (None = saved setting); ``rules``: house-rule
     options ``{RuleOptions name: value}`` from ``--rule`` (RULES.md "Options"): they override
     the saved house rules, name by name, for this run only and are never saved.
+    ``ruleset``: ``"hongwu"`` (红五, four seats) or ``"zhaopengyou"`` (找朋友, five seats:
+    :class:`game.zpy_table.ZpyLocalTable`); ``zpy_rules``: 找朋友 options
+    ``{ZhaoPengyouOptions name: value}`` (RULES.md "找朋友").
     """
 
     seats: list[str] = field(default_factory=lambda: ["human", "basic", "basic", "basic"])
@@ -72,6 +75,8 @@ class Options:
     renderer: str = "auto"
     animations: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
+    ruleset: str = "hongwu"
+    zpy_rules: dict[str, Any] = field(default_factory=dict)
 
 
 class PausableClock:
@@ -184,6 +189,14 @@ class App:
         from game.scenes.table_scene import TableScene
 
         options = self.options
+        if table is None and options.ruleset == "zhaopengyou":
+            from game.zpy_table import ZpyLocalTable
+
+            table = ZpyLocalTable(options.seats, seed=options.seed, speed=self.speed,
+                                  plugin_dirs=options.plugin_dirs, ai_specs=options.ai_specs,
+                                  user_plugins=options.user_plugins, budget_s=options.budget_s,
+                                  zpy_options={**getattr(self.settings, "zpy_rules", {}), **options.zpy_rules},
+                                  clock=self.game_clock)
         if table is None:
             from game.table import LocalTable
 
@@ -281,7 +294,12 @@ class App:
     def _on_event(self, ev: Any) -> None:
         if getattr(ev, "kind", "") == "hand_settled":
             self.hands_done += 1
-            line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
+            if getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False):
+                from engine.zhaopengyou import result_line as zpy_line
+
+                line = zpy_line(self.table.game)
+            else:
+                line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)
             out = self.options.out or sys.stdout
             print(line, file=out, flush=True)
@@ -294,6 +312,13 @@ class App:
         reason = self.table.next_hand()
         if reason is not None:
             log.info("next hand refused: %s", reason)
+            match = getattr(self.table, "match", None)
+            if match is not None and (match.game_over or match.limit_reached):  # 找朋友: the match is over
+                if self.options.hands is not None or self._demo:
+                    self.running = False
+                else:
+                    self.close_session()
+                    self.show_menu()
 
     # -- loop -------------------------------------------------------------------------------------------
     def step(self, events: Sequence[Any] | None = None) -> bool:
@@ -858,12 +883,14 @@ def options_from_args(ns: argparse.Namespace) -> Options:
     from game import settings as settings_mod
 
     saved = settings_mod.load()
-    seats = ns.seats or list(saved.seats)
+    zpy = getattr(ns, "ruleset", "hongwu") == "zhaopengyou"
+    seats = ns.seats or (list(getattr(saved, "zpy_seats", None) or ["human"] + ["basic"] * 4) if zpy
+                         else list(saved.seats))
     if ns.hands is not None and ns.seats is None:
-        seats = ["basic"] * 4
+        seats = ["basic"] * len(seats)
     menu = getattr(ns, "menu", None)
     if menu is None:
-        menu = ns.seats is None and ns.hands is None and ns.seed is None
+        menu = not zpy and ns.seats is None and ns.hands is None and ns.seed is None
     return Options(
         seats=seats, decks=ns.decks, seed=ns.seed, lang=ns.lang, speed=ns.speed, hands=ns.hands,
         fullscreen=ns.fullscreen or (saved.fullscreen and ns.hands is None), size=ns.size,
@@ -873,6 +900,7 @@ def options_from_args(ns: argparse.Namespace) -> Options:
         renderer=settings_mod.renderer_choice(getattr(ns, "renderer", None)),
         animations=getattr(ns, "animations", None),
         rules=dict(getattr(ns, "rule", None) or []),
+        ruleset="zhaopengyou" if zpy else "hongwu",
     )
 
 
@@ -943,14 +971,22 @@ def run(ns: argparse.Namespace) -> int:
         print("hongwu play: --hands must be at least 1", file=sys.stderr)
         return 2
     if getattr(ns, "ruleset", "hongwu") == "zhaopengyou":
-        from game.headless_match import run as run_zhaopengyou
+        from engine.ruleset import zhaopengyou
 
-        return run_zhaopengyou(ns)
-    if ns.seats is not None and len(ns.seats) != hongwu_ruleset().players:
+        seats = ns.seats
+        if ns.speed == "instant" and seats is not None and "human" not in seats:
+            from game.headless_match import run as run_zhaopengyou  # five AIs: no window
+
+            return run_zhaopengyou(ns)
+        n = zhaopengyou().players
+        if seats is not None and len(seats) != n:
+            print(f"hongwu play: 找朋友 needs {n} seats, e.g. human,basic,basic,basic,basic", file=sys.stderr)
+            return 2
+    if ns.seats is not None and len(ns.seats) != hongwu_ruleset().players and ns.ruleset != "zhaopengyou":
         print(f"hongwu play: 红五 needs {hongwu_ruleset().players} seats, e.g. human,basic,random,basic",
               file=sys.stderr)
         return 2
-    if getattr(ns, "match", False):
+    if getattr(ns, "match", False) and getattr(ns, "ruleset", "hongwu") != "zhaopengyou":
         print("hongwu play: --match is for --ruleset zhaopengyou (红五 hands are independent)", file=sys.stderr)
         return 2
     try:
