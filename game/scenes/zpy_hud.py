@@ -31,9 +31,18 @@ def level_name(rank: int | None) -> str:
 
 
 def friend_call_text(call: Any) -> str:
-    """``"找朋友: 第2张 ♠A"`` / ``"Friend: 2nd ♠A"`` for a ``(card, nth)`` call."""
+    """``"找朋友：第2张 ♠A"`` / ``"Friend: 2nd ♠A"`` for a ``(card, nth)`` call (nth 1..3)."""
     card, nth = call
-    return _("Friend: copy {n} of {card}").format(n=nth, card=card_label(card))
+    return _(FRIEND_CALLS[min(max(nth, 1), 3) - 1]).format(card=card_label(card))
+
+
+def N_(message: str) -> str:
+    """Mark a message for the catalog (translated where shown)."""
+    return message
+
+
+#: the friend call as shown, by copy (1st, 2nd, 3rd)
+FRIEND_CALLS = (N_("Friend: 1st {card}"), N_("Friend: 2nd {card}"), N_("Friend: 3rd {card}"))
 
 
 def side_of(view: Any, seat: int) -> str | None:
@@ -98,9 +107,10 @@ def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str]
         draw_text(surf, _("Trump: no trump"), fs, ACCENT, (x, y), max_width=maxw, bold=True)
     elif view.standing is not None:
         seat, cards = view.standing
-        draw_text(surf, _("Dealer-to-be: {name} {cards}").format(name=seat_name(seat, view.seat, names),
-                                                              cards=cards_label(cards)),
-                  fs, ACCENT, (x, y), max_width=maxw, bold=True)
+        draw_text(surf, _("Declared: {cards}").format(cards=cards_label(cards)), fs, ACCENT, (x, y),
+                  max_width=maxw, bold=True)
+        draw_text(surf, _("Dealer-to-be: {name}").format(name=seat_name(seat, view.seat, names)), fs, TEXT,
+                  (x, y + line), max_width=maxw)
     else:
         draw_text(surf, _("Dealing: no declaration yet"), fs, TEXT, (x, y), max_width=maxw)
     y += line
@@ -110,10 +120,8 @@ def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str]
     y += line
     if view.friend_call is not None and y + fs <= r.bottom:
         txt = friend_call_text(view.friend_call)
-        if view.friend is not None:
-            txt += " → " + seat_name(view.friend, view.seat, names)
-        elif getattr(view, "alone", False):
-            txt += " → " + _("alone")
+        if getattr(view, "alone", False):
+            txt += " · " + _("alone")
         draw_text(surf, txt, fs, FRIEND_GOLD, (x, y), max_width=maxw, bold=True)
 
 
@@ -171,7 +179,7 @@ def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[st
     draw_panel(surf, r)
     pad = lay.margin
     fs = lay.small_font
-    rows = lay.seats + 2
+    rows = lay.seats + 1
     line = max(fs + 1, (r.h - 2 * pad) // rows)
     x, y = r.x + pad + 2, r.y + pad
     right = r.right - pad - 2
@@ -188,8 +196,6 @@ def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[st
         fill = pygame.Rect(bar.x, bar.y, max(3, round(bar.w * k)), bar.h)
         pygame.draw.rect(surf, (60, 90, 150) if cp >= threshold else (50, 70, 110), fill, border_radius=3)
     draw_text(surf, txt, fs, TEXT, (x, y), bold=True, max_width=right - x)
-    y += line
-    draw_text(surf, _("Levels"), fs, MUTED, (x, y), max_width=right - x)
     for seat in range(len(view.levels)):
         y += line
         if y + fs > r.bottom:
@@ -197,7 +203,7 @@ def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[st
         side = side_of(view, seat)
         colour = SIDE_COLOURS.get(side, TEXT) if side != "catcher" else (150, 190, 250)
         lv = levels[seat] if seat < len(levels) else view.levels[seat]
-        value = level_name(lv)
-        vw = fonts.get_font(fs, bold=True).size("10")[0]
+        value = _("Lv {r}").format(r=level_name(lv))
+        vw = fonts.get_font(fs, bold=True).size(value)[0]
         draw_text(surf, seat_name(seat, view.seat, names), fs, colour, (x, y), max_width=max(10, right - vw - x - 6))
         draw_text(surf, value, fs, colour, (right, y), anchor="topright", bold=True)

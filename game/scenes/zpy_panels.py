@@ -19,6 +19,13 @@ from game.scenes.zpy_hud import FRIEND_GOLD, friend_call_text, level_name
 from game.text import SUIT_SYMBOL, card_label, cards_label, reason_text, seat_name
 from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, button_width, draw_panel, draw_text
 
+def N_(message: str) -> str:
+    """Mark a message for the catalog (translated where shown)."""
+    return message
+
+
+#: the copy buttons of the friend call (which copy of the card: 第1张, 第2张, 第3张)
+COPY_LABELS = (N_("1st"), N_("2nd"), N_("3rd"))
 RANK_KEYS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 JOKER_KEYS = ("SJ", "BJ")
 
@@ -97,14 +104,33 @@ class FriendPanel(Panel):
                                    view.ruleset.options)
         return str(why) if why else None
 
+    def ranks(self, view: Any) -> list[str]:
+        """The rank keys offered: 2..A, and the jokers when any card may be called."""
+        return list(RANK_KEYS) + (list(JOKER_KEYS) if view.ruleset.options.friend_card == "any" else [])
+
+    def _rank_rows(self, width: int) -> int:
+        """1 when every rank fits one row at 48 px a button, else 2."""
+        lay = self.scene.layout
+        per = len(self.ranks(self.scene.view))
+        gap = max(3, lay.margin // 2)
+        return 1 if 48 * per + gap * (per - 1) + 2 * lay.margin <= width else 2
+
     def box(self) -> pygame.Rect:
-        """Where the chooser is drawn: the middle of the trick area."""
+        """Where the chooser is drawn: at the bottom of the trick area, left of the points
+        panel when the two would meet."""
         lay = self.scene.layout
         ta = lay.trick_area
-        rows = 4
-        h = min(ta.h, rows * (lay.button_h + lay.margin) + lay.small_font * 2 + lay.margin * 2)
-        box = pygame.Rect(0, 0, ta.w, h)
-        box.center = ta.center
+        m = lay.margin
+        gap = max(3, m // 2)
+        rows = self._rank_rows(ta.w) + 1
+        h = min(ta.h, rows * (lay.button_h + gap) + lay.small_font + m * 3)
+        box = pygame.Rect(ta.x, ta.bottom - h, ta.w, h)
+        for r in (lay.scores_rect, lay.counter_rect, lay.plates[1], lay.backs[1]):
+            if box.colliderect(r) and r.x > box.centerx:
+                box.w = r.x - m - box.x
+        if self._rank_rows(box.w) + 1 > rows:  # narrowed: two rows of ranks after all
+            h = min(ta.h, (rows + 1) * (lay.button_h + gap) + lay.small_font + m * 3)
+            box = pygame.Rect(box.x, ta.bottom - h, box.w, h)
         return box
 
     def buttons(self, view: Any) -> list[Button]:
@@ -118,12 +144,10 @@ class FriendPanel(Panel):
         row_h = lay.button_h
         top = box.y + lay.small_font + m * 2
         out: list[Button] = []
-        ranks = list(RANK_KEYS) + (list(JOKER_KEYS) if view.ruleset.options.friend_card == "any" else [])
+        ranks = self.ranks(view)
         fs = lay.min_font
-        per = len(ranks)
-        w = max(40, (box.w - 2 * m - gap * (per - 1)) // per)
-        if w * per + gap * (per - 1) > box.w - 2 * m:  # two rows of ranks
-            per = (len(ranks) + 1) // 2
+        rank_rows = self._rank_rows(box.w)
+        per = len(ranks) if rank_rows == 1 else (len(ranks) + 1) // 2
         w = max(40, (box.w - 2 * m - gap * (per - 1)) // per)
         y = top
         for i, k in enumerate(ranks):
@@ -135,14 +159,14 @@ class FriendPanel(Panel):
                               selected=self.rank == k, font_size=fs))
         y += row_h + gap
         joker = self.rank in JOKER_KEYS
-        sw = max(48, min(round(row_h * 1.6), (box.w // 2 - m) // 4))
+        slot = max(40, (box.w - 2 * m - gap * 6) // 7)  # four suits and three copies share the row
         for i, s in enumerate("SHCD"):
-            out.append(Button(f"fr:suit:{s}", pygame.Rect(box.x + m + i * (sw + gap), y, sw, row_h), SUIT_SYMBOL[s],
-                              style="suit", selected=self.suit == s and not joker, enabled=not joker))
-        nw = button_width(_("Copy {n}").format(n=3), fs, min_w=row_h)
+            out.append(Button(f"fr:suit:{s}", pygame.Rect(box.x + m + i * (slot + gap), y, slot, row_h),
+                              SUIT_SYMBOL[s], style="suit", selected=self.suit == s and not joker,
+                              enabled=not joker))
         for i, n in enumerate((1, 2, 3)):
-            x = box.right - m - (3 - i) * (nw + gap) + gap
-            out.append(Button(f"fr:nth:{n}", pygame.Rect(x, y, nw, row_h), _("Copy {n}").format(n=n), style="suit",
+            x = box.x + m + (4 + i) * (slot + gap)
+            out.append(Button(f"fr:nth:{n}", pygame.Rect(x, y, slot, row_h), _(COPY_LABELS[n - 1]), style="suit",
                               selected=self.nth == n, font_size=fs))
         label = _("Call: {call}").format(call=friend_call_text((self.card(), self.nth)))
         r = lay.button_row([button_width(label, lay.font_size, round(lay.button_h * 4))])[0]
@@ -193,7 +217,7 @@ class FriendPanel(Panel):
         lay = self.scene.layout
         box = self.box()
         draw_panel(surf, box, color=(8, 30, 20, 240), border=FRIEND_GOLD, radius=12)
-        draw_text(surf, _("Call a friend: the Nth copy of a card played makes its player your friend"),
+        draw_text(surf, _("Call a friend"),
                   lay.small_font, FRIEND_GOLD, (box.centerx, box.y + lay.margin), anchor="midtop", bold=True,
                   max_width=box.w - 2 * lay.margin)
 
@@ -247,7 +271,7 @@ class ZpySettlePanel(Panel):
             (_("Trump · level"), (SUIT_SYMBOL.get(view.trump, _("no trump")) if view.trump else _("no trump"))
              + " · " + level_name(view.level)),
             (_("Kitty points"), str(s.kitty_points)),
-            (_("Kitty multiplier"), f"×{s.multiplier}" if s.multiplier else _("none (the dealer side took the last trick)")),
+            (_("Kitty multiplier"), f"×{s.multiplier}" if s.multiplier else _("none")),
             (_("Catchers' points"), f"{s.catcher_points} / {opts.threshold}"),
         ]
         ly = y
