@@ -665,6 +665,34 @@ class App:
         self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved)
         log.info("new game: seats=%s decks=%s difficulty=%s rules=%s", seats, decks, difficulty, rules)
 
+    def start_zpy_game(self, seats: list[str], *, difficulty: str | None = None, seed: int | None = None,
+                       rules: dict[str, Any] | None = None) -> None:
+        """Close any open game and start a 找朋友 match at a local table (RULES.md "找朋友").
+
+        ``seats``: five kinds (seat 0 ``"human"``); ``difficulty``: a :mod:`game.presets` key;
+        ``rules``: 找朋友 options ``{ZhaoPengyouOptions name: value}`` (None: the saved ones).
+        The game, seats, difficulty and options are saved. Raises ValueError/TypeError for an
+        invalid option (before the open game is closed)."""
+        from engine.ruleset import zhaopengyou
+        from game import presets
+        from game.zpy_table import ZpyLocalTable
+
+        rules = dict(getattr(self.settings, "zpy_rules", {}) if rules is None else rules)
+        zhaopengyou(**rules)  # refuse bad options before closing anything
+        self.close_session()
+        difficulty = difficulty or self.settings.difficulty
+        seed = self.options.seed if seed is None else seed
+        players = presets.make_players(presets.plan(difficulty, seats), seed=seed, manager=self.ai_manager())
+        table = ZpyLocalTable(seats, seed=seed, speed=self.speed, players=players, zpy_options=rules,
+                              clock=self.game_clock)
+        self.hands_done = 0
+        self.results = []
+        self.screens = []
+        self.game_clock.resume()
+        self._open_table(table)
+        self._save(game="zhaopengyou", zpy_seats=list(seats), difficulty=difficulty, zpy_rules=dict(rules))
+        log.info("new 找朋友 match: seats=%s difficulty=%s rules=%s", seats, difficulty, rules)
+
     def start_remote(self, table: Any, lan: Any = None) -> None:
         """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host)."""
         self.close_session()
