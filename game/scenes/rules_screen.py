@@ -254,17 +254,23 @@ class RulesScene(Screen):
         r = pygame.Rect(0, self.view_rect.bottom + m.margin, w, m.button_h)
         r.centerx = m.w // 2
         out = [Button("back", r, _("Back"), style="primary")]
-        tw = max(120, round(170 * m.unit))
-        left = pygame.Rect(m.margin * 3, r.y, tw, m.button_h)
-        right = pygame.Rect(0, r.y, tw, m.button_h)
-        right.left = left.right + m.margin
+        from game.widgets import button_width
+
+        labels = {"hongwu": _("Hong Wu 红五"), "zhaopengyou": _("Finding Friends 找朋友")}
+        widths = {g: button_width(t, m.font, pad=24) for g, t in labels.items()}
+        left = pygame.Rect(m.margin * 3, r.y, widths["hongwu"], m.button_h)
+        right = pygame.Rect(left.right + m.margin, r.y, widths["zhaopengyou"], m.button_h)
         if right.right + m.margin <= r.x:
-            out.append(Button("tab:hongwu", left, _("Hong Wu 红五"), style="suit", selected=self.game == "hongwu"))
-            out.append(Button("tab:zhaopengyou", right, _("Finding Friends 找朋友"), style="suit", selected=self.game == "zhaopengyou"))
-        else:  # narrow: one button switching to the other game
+            out.append(Button("tab:hongwu", left, labels["hongwu"], style="suit", selected=self.game == "hongwu"))
+            out.append(Button("tab:zhaopengyou", right, labels["zhaopengyou"], style="suit",
+                              selected=self.game == "zhaopengyou"))
+        else:  # narrow: one button switching to the other game, beside Back
             other = "zhaopengyou" if self.game == "hongwu" else "hongwu"
-            left.w = max(40, r.x - m.margin * 4)
-            out.append(Button(f"tab:{other}", left, _("Finding Friends 找朋友") if other == "zhaopengyou" else _("Hong Wu 红五"), style="suit"))
+            w = widths[other]
+            if w + m.margin * 4 > r.x:  # no room left of Back: Back moves right
+                r.x = min(m.w - m.margin * 3 - r.w, m.margin * 3 + w + m.margin)
+            out.append(Button(f"tab:{other}", pygame.Rect(m.margin * 3, r.y, w, m.button_h), labels[other],
+                              style="suit"))
         return out
 
     def on_button(self, button: Button) -> None:
