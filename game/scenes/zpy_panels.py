@@ -47,7 +47,7 @@ class DeclarePanel(Panel):
                 return []
             r = lay.button_row([button_width(word, lay.font_size, round(lay.button_h * 3))])[0]
             return [Button("declare:none", r, word, enabled=False)]
-        items = [("declare:pass", _("Pass"), None, "flat")]
+        items = [("declare:pass", _("Don't counter") if counter else _("Don't declare"), None, "flat")]
         for i, cards in enumerate(view.legal_declarations):
             items.append((f"declare:{i}", f"{word} {cards_label(cards)}", cards, "primary"))
         widths = [button_width(lbl, lay.font_size, min_w=round(lay.button_h * 1.8)) for _k, lbl, _c, _s in items]
