@@ -102,3 +102,155 @@ def test_zpy_hand_as_dealer_by_mouse():
     assert app.results and app.results[0].startswith("hand 1: dealer 0")
     assert table.levels() == tuple(first.levels)
     app.close()
+
+
+class WeakDeclarer(ZpyFirstLegal):
+    """Declares its weakest declaration when nothing stands, else plays first-legal."""
+
+    def act(self, view):
+        from engine.zhaopengyou import Declare
+
+        if view.phase is ZPhase.DEAL and view.legal_declarations and view.standing is None:
+            return Declare(self.seat, view.legal_declarations[0])
+        return super().act(view)
+
+
+def _until(app, pred, frames=4000, clock=None, dt=0.0):
+    for _ in range(frames):
+        if pred():
+            return True
+        if clock is not None:
+            clock.t += dt
+        app.step()
+    raise AssertionError("never reached")
+
+
+def test_declaration_window_counts_down_then_passes_for_you():
+    """The deal asks you while you hold a declaration: Declare lights with a countdown on your
+    plate and in the prompt; doing nothing passes when it runs out and the deal goes on."""
+    clock = FakeClock()
+    table = zpy_table(seed=2, clock=clock, declare_window_s=5.0)
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(800, 480), clock=clock)
+    sc = app.scene
+    _until(app, lambda: sc.view.my_turn and sc.view.phase is ZPhase.DEAL)
+    app.step()
+    assert button(app, "declare:0").enabled and button(app, "declare:pass").enabled
+    assert sc.countdown == (0, 5) and "(5 s left)" in sc.message
+    dealt = sc.view.cards_dealt
+    clock.t += 2.0
+    app.step()
+    assert sc.countdown == (0, 3) and "(3 s left)" in sc.message
+    clock.t += 3.1
+    app.step()
+    app.step()
+    passes = [e for e in table.game.events if e.kind == "passed" and e.seat == 0]
+    assert passes, "the window ran out without a pass"
+    assert table.game.dealt > dealt or table.game.phase is not ZPhase.DEAL  # the deal went on
+    app.close()
+
+
+def test_deal_is_shown_card_by_card_at_normal_pace():
+    """At a normal pace the hand grows card by card and nobody acts before the cards dealt so
+    far are shown."""
+    clock = FakeClock()
+    table = zpy_table(seed=2, clock=clock, speed="normal")
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(800, 480), clock=clock,
+                   speed="normal")
+    sc = app.scene
+    counts = []
+    for _ in range(60):
+        app.step()
+        v = sc.view
+        counts.append(v.cards_dealt)
+        assert len(v.hand) == v.hand_sizes[0]
+        assert sum(v.hand_sizes) == v.cards_dealt
+        if table.showing_deal:
+            assert v.to_act is None and v.phase is ZPhase.DEAL
+            assert not button(app, "declare:none").enabled  # Declare shown dimmed meanwhile
+        clock.t += table.card_s
+    assert counts == sorted(counts) and counts[0] < 10 < counts[-1] < 155
+    app.close()
+
+
+def test_friend_call_explains_a_refused_card():
+    """As the dealer: a level card (a trump) cannot be called: Call is dimmed and the message
+    line says why; a side-suit ace can."""
+    table = zpy_table(seed=2)
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(800, 480))
+    sc = app.scene
+    for _ in range(4000):
+        app.step()
+        v = sc.view
+        if v.my_turn and v.phase is ZPhase.DEAL:
+            press(app, f"declare:{len(v.legal_declarations) - 1}")
+        elif v.my_turn and v.phase is ZPhase.CALL_FRIEND:
+            break
+    else:
+        raise AssertionError("never the dealer")
+    v = sc.view
+    press(app, f"fr:rank:{v.level}")
+    app.step()
+    assert not button(app, "fr:call").enabled
+    assert sc.message.startswith("Not allowed:"), sc.message
+    side = next(s for s in "SHCD" if s != v.trump)
+    press(app, "fr:rank:A")
+    press(app, f"fr:suit:{side}")
+    press(app, "fr:nth:2")
+    app.step()
+    assert button(app, "fr:call").enabled and sc.message.startswith("Call your friend")
+    press(app, "fr:call")
+    app.step()
+    from engine.cards import Card
+
+    assert table.game.friend_call == (Card.parse("A" + side), 2)
+    assert "Friend: 2nd" in " ".join(sc.notices) or any(k == "friend_call" for k, _s, _t in sc.callouts)
+    app.close()
+
+
+def test_counter_round_by_mouse_and_rebury():
+    """Seat 1 declares weakly; you pass the deal, then counter in the counter round: trump
+    changes, you take the kitty and bury 7, and the hand plays to its end."""
+    players = {1: WeakDeclarer(1), 2: ZpyFirstLegal(2), 3: ZpyFirstLegal(3), 4: ZpyFirstLegal(4)}
+    table = zpy_table(seed=1, players=players)
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(800, 480))
+    seen = set()
+    sc = app.scene
+    for _ in range(MAX_FRAMES):
+        if not app.step():
+            break
+        v = sc.view
+        if sc.show_settlement:
+            break
+        if not v.my_turn:
+            continue
+        if v.phase is ZPhase.DEAL:
+            press(app, "declare:pass")
+        elif v.phase is ZPhase.COUNTER:
+            assert v.legal_declarations
+            seen.add("counter")
+            before = table.game.trump
+            press(app, "declare:0")
+            assert any(e.kind == "declared" and e.phase == "counter" and e.seat == 0 for e in table.game.events)
+            assert table.game.trump != before or v.legal_declarations[0][0].rank >= 15
+        elif v.phase is ZPhase.BURY:
+            seen.add("bury")
+            assert v.burier == 0 and table.game.dealer == 1
+            if select_cards(app, v.hand[: v.bury_count]):
+                press(app, "bury")
+        elif v.phase is ZPhase.PLAY:
+            play = next(iter(v.play_options()))
+            if select_cards(app, play):
+                press(app, "play")
+    assert {"counter", "bury"} <= seen and sc.show_settlement
+    assert table.game.burier == 0 and len(table.game.buried) == 7
+    app.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_zpy_hand_in_both_languages_at_1080p(lang):
+    """The same hand at 1920×1080 in each language (the screens draw in zh too)."""
+    table = zpy_table(seed=2)
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(1920, 1080), lang=lang)
+    seen = drive_zpy_hand(app)
+    assert {ZPhase.CALL_FRIEND, ZPhase.BURY, ZPhase.PLAY, "settle"} <= seen
+    app.close()
