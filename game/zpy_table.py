@@ -11,7 +11,9 @@ It speaks the :class:`game.table.Table` protocol of :mod:`game.table` with these
   ``totals()`` are those levels too (the client shows them where 红五 shows game points);
 - ``countdown()``: ``(seat, seconds left)`` of the local human's declaration or counter window,
   else None. A human who does nothing in a window passes when it runs out (找朋友 spec §3, §5:
-  a window does not wait for ever); calling the friend and burying have no timer.
+  a window does not wait for ever); calling the friend and burying have no timer. A deal
+  window that offers the same declarations as the last one the human let pass is short
+  (:data:`REPEAT_WINDOW_S`), so holding level cards does not stall the deal after every card.
 
 The deal is shown card by card: the engine deals up to the next seat it must ask, and the
 table lets its ``CardDealt`` events out at ``card_s`` seconds a card (``instant``: all at once);
@@ -35,6 +37,9 @@ log = logging.getLogger(__name__)
 DECLARE_WINDOW_S = 5.0
 #: seconds a human has to counter (反牌) before passing
 COUNTER_WINDOW_S = 10.0
+#: seconds of a deal window that offers nothing new (the same declarations the human let pass
+#: in the previous window): the Declare button stays lit, the deal keeps flowing
+REPEAT_WINDOW_S = 0.8
 
 
 def zpy_first_legal(view: Any) -> Any:
@@ -126,6 +131,8 @@ class ZpyLocalTable(LocalTable):
         self._card_at = 0.0
         self._window: tuple[int, str, float] | None = None  # the human's open window: (seat, phase, ends)
         self.declare_window_s = declare_window_s
+        self.repeat_window_s = min(REPEAT_WINDOW_S, declare_window_s)
+        self._passed_offer: tuple | None = None  # the declarations offered in the last window passed
         self.counter_window_s = counter_window_s
         self._view_cache: Any = None
         self._next_at = 0.0
@@ -163,9 +170,9 @@ class ZpyLocalTable(LocalTable):
             ev = self._held[0]
             kind = ev.kind
             if kind == "card_dealt" and step > 0:
-                if now < self._card_at:
+                if now < self._card_at:  # not yet: the last card shown was less than a step ago
                     break
-                self._card_at = max(self._card_at + step, now) if self._card_at else now + step
+                self._card_at = max(self._card_at, now - step) + step  # the next card's time
             del self._held[0]
             if kind in ("hand_started", "redealt"):
                 self._shown_deal = [[] for _ in range(self.ruleset.players)]
@@ -175,8 +182,6 @@ class ZpyLocalTable(LocalTable):
             seen = ev.for_seat(self.seat)
             if seen is not None:
                 self._outbox.append(seen)
-        if not self._held:
-            self._card_at = 0.0
 
     @property
     def showing_deal(self) -> bool:
@@ -204,9 +209,13 @@ class ZpyLocalTable(LocalTable):
         """Apply the local human's ``action`` (None: accepted, else the engine's reason)."""
         if self._held:
             return "wait for the deal"
+        from engine.zhaopengyou import ZPhase
+
+        offer = tuple(self.game.declarations_for(self.seat)) if self.game.phase is ZPhase.DEAL else None
         reason = super().submit(action)
         if reason is None:
             self._window = None
+            self._passed_offer = offer if type(action).__name__ == "Pass" else None
         return reason
 
     def poll(self) -> list[Any]:
@@ -269,12 +278,16 @@ class ZpyLocalTable(LocalTable):
         now = self._clock()
         if self._window is None or self._window[:2] != key:
             length = self.declare_window_s if phase is ZPhase.DEAL else self.counter_window_s
+            offer = tuple(g.declarations_for(seat))
+            if phase is ZPhase.DEAL and offer == self._passed_offer:
+                length = self.repeat_window_s  # nothing new since the last window you let pass
             self._window = (seat, phase.value, now + length)
             self._view_cache = None
             return
         if now >= self._window[2]:
             log.info("seat %d's %s window ran out: pass", seat, phase.value)
             self._window = None
+            self._passed_offer = tuple(g.declarations_for(seat))
             self._accept(g.apply(Pass(seat)))
 
     def _accept(self, events: Sequence[Any]) -> None:
@@ -287,8 +300,10 @@ class ZpyLocalTable(LocalTable):
             kind = getattr(ev, "kind", "")
             if kind == "trick_won":
                 delay = self.pace.action_s + self.pace.trick_s
-            elif kind in ("passed", "declared", "card_dealt") and self.game.phase.value == "deal":
-                delay = min(delay, self.pace.action_s * 0.3)
+            elif kind in ("passed", "card_dealt") and self.game.phase.value in ("deal", "counter"):
+                delay = 0.0  # a pass in a window is instant: the deal goes on
+            elif kind == "declared":
+                delay = self.pace.action_s * 0.5
             elif kind == "hand_settled":
                 self.settlements.append(ev.settlement)
                 try:
@@ -301,7 +316,12 @@ class ZpyLocalTable(LocalTable):
         """As :meth:`LocalTable._run_ais`, with the 找朋友 fallback and held deal events."""
         from engine.state import IllegalAction
 
-        deadline = self._clock() + (self._slice_s if self.pace.instant else 0.0)
+        from engine.zhaopengyou import ZPhase
+
+        def quick() -> bool:  # decisions in the deal's windows do not wait for the pace
+            return self.pace.instant or self.game.phase in (ZPhase.DEAL, ZPhase.COUNTER)
+
+        deadline = self._clock() + (self._slice_s if quick() else 0.0)
         while not self._held:
             if self._pending is not None:
                 seat, view, fut = self._pending
@@ -338,5 +358,5 @@ class ZpyLocalTable(LocalTable):
                 return
             view = self.game.view(seat)
             self._pending = (seat, view, self._pool.submit(self.players[seat].act, view))
-            if not self.pace.instant:
+            if not quick():
                 return
