@@ -133,7 +133,7 @@ class NewGameScene(FormScreen):
         rows = [(_("Difficulty"), [Choice(f"diff:{p.key}", _(p.label), self.difficulty == p.key)
                                    for p in presets.PRESETS.values()])]
         for seat in (1, 2, 3, 4):
-            label = _("{pos} (seat {n})").format(pos=_(FIVE_POSITION_NAMES[seat]), n=seat)
+            label = _("{pos} ({n})").format(pos=_(FIVE_POSITION_NAMES[seat]), n=seat)
             rows.append((label, [
                 Choice(f"zseat{seat}:prev", "◀", style="normal", weight=0.25),
                 Choice(f"zseat{seat}:name", ai_name(self.zpy_seats[seat]), style="flat", weight=1.5),

@@ -82,6 +82,12 @@ def catcher_points(view: Any, shown: Sequence[int]) -> int | None:
     return sum(p for s, p in enumerate(shown) if s not in side)
 
 
+def five_blank(names: Sequence[str]) -> tuple[str, ...]:
+    """As many empty names as ``names`` has: :func:`game.text.seat_name` then gives the bare
+    position ("Top right") of a five-seat table, without the AI's name (for narrow boxes)."""
+    return ("",) * len(names)
+
+
 def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str], hand_no: int) -> None:
     """Top-left box: hand number and level; the trump (a pip on a badge, or no-trump); the
     dealer (or the standing declaration while dealing); the friend call and who it is."""
@@ -109,13 +115,13 @@ def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str]
         seat, cards = view.standing
         draw_text(surf, _("Declared: {cards}").format(cards=cards_label(cards)), fs, ACCENT, (x, y),
                   max_width=maxw, bold=True)
-        draw_text(surf, _("Dealer-to-be: {name}").format(name=seat_name(seat, view.seat, names)), fs, TEXT,
+        draw_text(surf, _("Dealer-to-be: {name}").format(name=seat_name(seat, view.seat, five_blank(names))), fs, TEXT,
                   (x, y + line), max_width=maxw)
     else:
         draw_text(surf, _("Dealing: no declaration yet"), fs, TEXT, (x, y), max_width=maxw)
     y += line
     if view.dealer is not None:
-        draw_text(surf, _("Dealer: {name}").format(name=seat_name(view.dealer, view.seat, names)),
+        draw_text(surf, _("Dealer: {name}").format(name=seat_name(view.dealer, view.seat, five_blank(names))),
                   fs, TEXT, (x, y), max_width=maxw)
     y += line
     if view.friend_call is not None and y + fs <= r.bottom:
@@ -164,11 +170,16 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
               max_width=max(10, right - x))
     y = r.y + r.h // 2 + 1
     p = view.points_won[seat] if points is None else points
-    parts = [_("Lv {r}").format(r=level_name(view.levels[seat])), _("Points {p}").format(p=p)]
     n = view.hand_sizes[seat] if count is None else count
-    if pos != BOTTOM:
-        parts.append(_("{n} cards").format(n=n))
-    draw_text(surf, " · ".join(parts), fs, MUTED, (x, y), max_width=r.w - 2 * pad)
+    lv = _("Lv {r}").format(r=level_name(view.levels[seat]))
+    cards = [_("{n} cards").format(n=n)] if pos != BOTTOM else []
+    room = r.w - 2 * pad
+    # the longest line that keeps its size: with the words, then without the card count, then bare
+    for parts in ([lv, _("Points {p}").format(p=p)] + cards, [lv, _("Points {p}").format(p=p)], [lv, str(p)]):
+        text = " · ".join(parts)
+        if fonts.fit_size(text, fs, room) >= lay.min_font:
+            break
+    draw_text(surf, text, fs, MUTED, (x, y), max_width=room)
 
 
 def draw_points(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str], shown: Sequence[int],
