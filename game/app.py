@@ -896,7 +896,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "this run, without saving")
     p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
                    help="the game: hongwu (红五三打一, four seats, default) or zhaopengyou (找朋友, five "
-                        "seats, three decks; headless for now: five AI seats and --speed instant)")
+                        "seats, three decks: the table window, or headless with five AI seats and --speed instant)")
     p.add_argument("--match", action="store_true",
                    help="zhaopengyou: play hands until the game ends (at most --max-hands)")
     p.add_argument("--max-hands", type=int, default=None, metavar="N",
