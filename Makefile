@@ -25,6 +25,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/net_roundtrip.py
 	$(BIN)/python benchmarks/net_tables.py
 	$(BIN)/python benchmarks/net_hostile.py
+	SDL_VIDEODRIVER=dummy $(BIN)/python benchmarks/career_speed.py
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/chat_panel.py
 
 judge: $(STAMP)
 	$(BIN)/python -m engine.judge

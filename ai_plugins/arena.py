@@ -4,6 +4,7 @@ Usage::
 
     hongwu arena --ai basic --ai random [--hands 200] [--decks 2] [--seed 7] [--jobs 4]
                  [--json result.json] [--budget 2.0] [--think-ms 500] [--plugin-dir DIR]
+                 [--scheduler tcp://HOST:8786]
 
 **Duplicate deals.** Card luck is large in a one-against-three game, so every deal (the
 shuffle and the first bidder, both from the deal's seed) is played several times with the AIs
@@ -24,8 +25,13 @@ its four rotations is kept once (duplicates dropped). That gives, per deal:
 points per hand with a 95% confidence interval (normal approximation over per-deal means, since
 the line-ups of one deal are not independent); the dealer rate (share of its hands in which it
 became dealer); the dealer success rate (share of those with a dealer final above 0,
-RULES.md §10); the mean winning bid and mean dealer final when dealer; and the number of faults
-(decisions its plugin lost to the fallback, see :mod:`ai_plugins.runner`).
+RULES.md §10); the mean winning bid and mean dealer final when dealer; and ``faults``: the
+number of its decisions lost to the stand-in ``basic`` AI (a fault of its own, or its seat
+disabled or the AI dropped after too many faults; see :mod:`ai_plugins.faults`). After the
+table, one block on standard error tells per AI why decisions were lost (counts per reason,
+the first reason of each kind with file and line; tracebacks with ``-v``), whether it was
+dropped, how much it printed, and decision threads left running. Individual faults go to the
+DEBUG log only (``--debug``). What plugins print is captured (:mod:`ai_plugins.capture`).
 
 **Reproducible.** Deal ``i`` uses ``engine.state.match_seed(seed, i + 1)``; each AI's seed is
 derived from the deal seed, the line-up and the seat; results do not depend on ``--jobs``
@@ -33,6 +39,8 @@ derived from the deal seed, the line-up and the seat; results do not depend on `
 
 Deals are split into chunks run by worker processes (``multiprocessing``, spawn start method,
 ``--jobs`` default: all cores); each worker discovers the plugins anew with the same options.
+With ``--scheduler tcp://HOST:PORT`` the chunks run on a Dask cluster instead
+(:mod:`ai_plugins.cluster`), with the same numbers.
 Progress goes to standard error: a bar redrawn in place on a terminal, else a line each time
 another tenth of the deals is done (``--quiet``: nothing).
 """
@@ -50,9 +58,11 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from .base import AIError
+from .capture import add_output_options, capture_output, configure_logging, log_level
+from .faults import FaultLedger, format_fault_summary
 from .manager import AIManager, add_discovery_options, report_problems
 from .runner import DEFAULT_BUDGET_S, make_player, play_hand
 
@@ -99,8 +109,10 @@ class ArenaConfig:
     ``decks``: 2 or 3; ``seed``: the match seed (int); ``budget_s``: seconds per decision;
     ``options``: passed to every AI factory (e.g. ``{"think_ms": 500}``); ``plugin_dirs``,
     ``user_dir`` (True, False or a path), ``entry_points``: discovery, as for
-    :class:`~ai_plugins.manager.AIManager`; ``ruleset``: ``"hongwu"`` or ``"zhaopengyou"``
-    (five seats, three decks; see :mod:`ai_plugins.arena_zpy`).
+    :class:`~ai_plugins.manager.AIManager`; ``log_level`` (a ``logging`` level) and
+    ``plugin_log`` (a file path or None): how worker processes set up their log
+    (:func:`ai_plugins.capture.configure_logging`); ``ruleset``: ``"hongwu"`` or
+    ``"zhaopengyou"`` (five seats, three decks; see :mod:`ai_plugins.arena_zpy`).
     """
 
     ais: tuple[str, ...]
@@ -112,6 +124,8 @@ class ArenaConfig:
     plugin_dirs: tuple[str, ...] = ()
     user_dir: Any = True
     entry_points: bool = True
+    log_level: int = logging.WARNING
+    plugin_log: str | None = None
     ruleset: str = "hongwu"
 
     @property
@@ -130,7 +144,13 @@ class ArenaConfig:
 @dataclass(frozen=True)
 class SeatResult:
     """One seat-hand: ``ai`` (index into ``ais``), ``seat``, ``game_points``, ``dealer`` (bool),
-    ``bid`` and ``dealer_final`` (the hand's, whoever was dealer), ``faults``."""
+    ``bid`` and ``dealer_final`` (the hand's, whoever was dealer), ``faults`` (decisions lost
+    to the stand-in), ``lost_kinds`` (``((kind, n), ...)``, why), ``first_faults``
+    (``((kind, reason, traceback), ...)`` for faults that were the first of their kind in the
+    worker's run), ``dropped`` (why the AI was dropped, when it happened in this hand),
+    ``printed`` (output lines captured), ``thread_left`` (a decision thread was still running
+    when the hand ended), ``fault_events`` (faults of the seat-hand; a fault costs one decision,
+    decisions of a disabled seat are lost without a new fault)."""
 
     ai: int
     seat: int
@@ -139,6 +159,12 @@ class SeatResult:
     bid: int
     dealer_final: int
     faults: int
+    lost_kinds: tuple[tuple[str, int], ...] = ()
+    first_faults: tuple[tuple[str, str, str], ...] = ()
+    dropped: str | None = None
+    printed: int = 0
+    thread_left: bool = False
+    fault_events: int = 0
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -148,21 +174,24 @@ def deal_seed(seed: int, deal: int) -> int:
     return int(match_seed(seed, deal + 1))
 
 
-def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None) -> list[SeatResult]:
+def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None,
+              ledger: FaultLedger | None = None) -> list[SeatResult]:
     """Play deal ``deal`` once per line-up; returns one :class:`SeatResult` per seat-hand.
 
-    Raises :class:`~ai_plugins.base.AIError` only through ``config.manager()`` misuse; a faulty
+    ``ledger`` is the run's :class:`~ai_plugins.faults.FaultLedger` (default: a quiet one for
+    this deal): an AI it has dropped is played by ``basic`` without being built. Raises :class:`~ai_plugins.base.AIError` only through ``config.manager()`` misuse; a faulty
     AI is replaced decision by decision (see :mod:`ai_plugins.runner`).
     """
     from engine.ruleset import hongwu
     from engine.state import Game
 
     manager = manager or config.manager()
+    ledger = ledger if ledger is not None else FaultLedger(loud=False)
     dseed = deal_seed(config.seed, deal)
     if config.ruleset == "zhaopengyou":
         from .arena_zpy import play_zpy_deal
 
-        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed)
+        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed, ledger)
     ruleset = hongwu(config.decks)
     out: list[SeatResult] = []
     for j, lineup in enumerate(lineups(len(config.ais))):
@@ -171,42 +200,80 @@ def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None) 
         for seat, ai in enumerate(lineup):
             ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
             players.append(make_player(manager, config.ais[ai], seat, config.budget_s, ai_seed,
-                                       options=config.options))
+                                       options=config.options, ledger=ledger))
+        dropped_before = dict(ledger.dropped)
         try:
             st = play_hand(game, players)
         finally:
             for p in players:
                 p.close()
+        firsts = {id(f) for f in ledger.first.values()}
         for seat, ai in enumerate(lineup):
-            out.append(SeatResult(ai, seat, st.game_points[seat], seat == st.dealer, st.bid,
-                                  st.dealer_final, len(players[seat].faults)))
+            p = players[seat]
+            name = p.name
+            newly = ledger.dropped.get(name) if name not in dropped_before else None
+            dropped_before.setdefault(name, newly or "")
+            out.append(SeatResult(
+                ai, seat, st.game_points[seat], seat == st.dealer, st.bid, st.dealer_final,
+                p.lost, tuple(sorted(p.lost_kinds.items())),
+                tuple((f.kind, f.reason, f.traceback) for f in p.faults if id(f) in firsts),
+                newly, p.sink.total_lines if p.sink is not None else 0, p.left_running,
+                len(p.faults)))
     return out
 
 
 def _run_chunk(config: ArenaConfig, deals: Sequence[int]) -> list[tuple[int, list[SeatResult]]]:
-    """Worker entry point: play ``deals`` with one plugin manager."""
-    manager = config.manager()
-    return [(d, play_deal(config, d, manager)) for d in deals]
+    """Worker entry point: play ``deals`` with one plugin manager and one fault ledger (an AI
+    dropped in this batch stays dropped for the rest of it), plugin output captured and the
+    log set up as ``config`` says."""
+    if not logging.getLogger().handlers:  # a fresh worker process: set its log up
+        configure_logging(config.log_level, config.plugin_log)
+    with capture_output():
+        manager = config.manager()
+        ledger = FaultLedger(loud=False)
+        ledger.adopt_running_threads()  # stuck threads of this worker's earlier batches
+        return [(d, play_deal(config, d, manager, ledger)) for d in deals]
 
 
 def _mean(xs: Sequence[float]) -> float | None:
     return statistics.fmean(xs) if xs else None
 
 
-def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]]) -> dict[str, Any]:
+def _fault_report(rows: Sequence[SeatResult]) -> dict[str, Any]:
+    """What :func:`ai_plugins.faults.format_fault_summary` takes, for one AI's seat-hands."""
+    lost: dict[str, int] = {}
+    first: dict[str, dict[str, str]] = {}
+    dropped = None
+    for r in rows:
+        for kind, n in r.lost_kinds:
+            lost[kind] = lost.get(kind, 0) + n
+        for kind, reason, tb in r.first_faults:
+            first.setdefault(kind, {"reason": reason, "traceback": tb})
+        dropped = dropped or r.dropped
+    return {"lost": lost, "faults": sum(r.fault_events for r in rows), "dropped": dropped,
+            "threads_running": sum(r.thread_left for r in rows),
+            "printed": sum(r.printed for r in rows), "first": first}
+
+
+def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
+              names: Sequence[str] | None = None) -> dict[str, Any]:
     """The numbers the table and ``--json`` show.
 
     Returns ``{"seed", "decks", "deals", "lineups": ["ABAB", ...], "ais": {label: {"hands",
     "mean_game_points", "ci95", "dealer_rate", "dealer_success_rate", "mean_bid",
-    "mean_dealer_final", "faults"}}}``; rates are fractions 0..1, ``ci95`` the half-width in
-    game points; ``None`` where a number is undefined (no dealer hands, fewer than 2 deals).
+    "mean_dealer_final", "faults", "fault_report"}}}``; rates are fractions 0..1, ``ci95`` the
+    half-width in game points; ``None`` where a number is undefined (no dealer hands, fewer
+    than 2 deals). ``faults`` is the number of decisions lost to the stand-in; ``fault_report``
+    says why (``{"lost": {kind: n}, "faults": fault events, "dropped": why or None,
+    "threads_running", "printed", "first": {kind: {"reason", "traceback"}}}``). ``names``:
+    the AIs' display names (default ``config.ais``), made unique by :func:`label_names`.
     """
-    labels = label_names(config.ais)
+    labels = label_names(list(names) if names is not None else config.ais)
     if config.ruleset == "zhaopengyou":
         from .arena_zpy import summarize_zpy
 
-        names = ["".join("ABCDE"[i] for i in lu) for lu in lineups(len(config.ais), config.seats)]
-        return summarize_zpy(config, results, labels, names)
+        lineup_names = ["".join("ABCDE"[i] for i in lu) for lu in lineups(len(config.ais), config.seats)]
+        return summarize_zpy(config, results, labels, lineup_names)
     letters = "ABCD"
     summary: dict[str, Any] = {
         "seed": config.seed, "decks": config.decks, "deals": len(results),
@@ -234,8 +301,18 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]]) -> dict
             "mean_bid": _mean([r.bid for r in dealer_rows]),
             "mean_dealer_final": _mean([r.dealer_final for r in dealer_rows]),
             "faults": sum(r.faults for r in rows),
+            "fault_report": _fault_report(rows),
         }
     return summary
+
+
+def format_faults(summary: dict[str, Any], *, verbose: bool = False) -> list[str]:
+    """The per-AI block of fault reasons the arena prints after its table (empty when no AI
+    lost a decision or printed anything)."""
+    reports = {label: s["fault_report"] for label, s in summary["ais"].items()
+               if "fault_report" in s}
+    lines = format_fault_summary(reports, verbose=verbose)
+    return ["faults (decisions lost to the basic AI, by reason):", *lines] if lines else []
 
 
 def format_summary(summary: dict[str, Any]) -> list[str]:
@@ -320,11 +397,58 @@ class Progress:
         self.stream.flush()
 
 
+#: One piece of work for an executor: a configuration and the deals (0-based) to play with it.
+Work = tuple[ArenaConfig, Sequence[int]]
+#: ``executor(work)`` plays every deal of every work item and yields, as chunks finish (in any
+#: order), ``(item_index, [(deal, [SeatResult, ...]), ...])``; closing the generator early
+#: cancels what is left. :func:`local_executor` is the default, ``ai_plugins.cluster`` the Dask one.
+Executor = Callable[[Sequence[Work]], Iterator[tuple[int, list[tuple[int, list[SeatResult]]]]]]
+
+
+def plan_chunks(deals: Sequence[int], workers: int) -> list[list[int]]:
+    """Split ``deals`` into consecutive chunks, about four per worker (``workers`` >= 1)."""
+    size = max(1, math.ceil(len(deals) / (max(1, workers) * 4)))
+    return [list(deals[i:i + size]) for i in range(0, len(deals), size)]
+
+
+def local_executor(jobs: int | None = None) -> Executor:
+    """The default :data:`Executor`: ``jobs`` worker processes on this machine (None: all
+    cores; spawn start method, each worker discovers the plugins anew), or with ``jobs=1``
+    every deal in this process, one at a time. Errors raised by a deal propagate."""
+    jobs = max(1, jobs or os.cpu_count() or 1)
+
+    def run(work: Sequence[Work]) -> Iterator[tuple[int, list[tuple[int, list[SeatResult]]]]]:
+        if jobs == 1 or sum(len(deals) for _c, deals in work) <= 1:
+            with capture_output():  # plugins' output to the log, as in the workers
+                for i, (config, deals) in enumerate(work):
+                    manager = config.manager()
+                    ledger = FaultLedger(loud=False)  # one run: an AI dropped stays dropped
+                    for d in deals:
+                        yield i, [(d, play_deal(config, d, manager, ledger))]
+            return
+        tasks = [(i, config, chunk) for i, (config, deals) in enumerate(work)
+                 for chunk in plan_chunks(deals, jobs)]
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), mp_context=ctx) as pool:
+            futures = {pool.submit(_run_chunk, config, chunk): i for i, config, chunk in tasks}
+            try:
+                for fut in as_completed(futures):
+                    yield futures[fut], fut.result()
+            finally:
+                for fut in futures:
+                    fut.cancel()
+
+    return run
+
+
 def run_arena(config: ArenaConfig, jobs: int | None = None,
-              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[int], None] | None = None,
+              executor: Executor | None = None) -> dict[str, Any]:
     """Play ``config.deals`` duplicate deals with ``jobs`` worker processes (None: all cores;
     1: in this process) and return :func:`summarize`'s dictionary.
 
+    ``executor`` (default ``local_executor(jobs)``) runs the deals elsewhere, e.g. on a Dask
+    cluster (:func:`ai_plugins.cluster.dask_executor`); the result does not depend on it.
     ``progress(n)`` is called as each chunk of ``n`` deals finishes. Raises
     :class:`~ai_plugins.base.AIError` if an AI name is unknown or clashes (checked first), and
     ValueError for an empty or too large AI list or a bad deck count.
@@ -334,31 +458,18 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
     if config.ruleset not in ("hongwu", "zhaopengyou"):
         raise ValueError(f"unknown ruleset {config.ruleset!r}")
     lineups(len(config.ais), config.seats)  # validates the AI count
-    manager = config.manager()
-    report_problems(manager.problems, log)  # once, here; the workers' managers stay quiet
-    for name in config.ais:
-        manager.resolve(name)
-    jobs = max(1, jobs or os.cpu_count() or 1)
+    with capture_output():  # what plugins print while they are discovered stays out
+        manager = config.manager()
+        report_problems(manager.problems, log)  # once, here; the workers' managers stay quiet
+        names = [manager.resolve(name).name for name in config.ais]
+    executor = executor or local_executor(jobs)
     results: dict[int, list[SeatResult]] = {}
-    deals = list(range(config.deals))
-    if jobs == 1 or config.deals <= 1:
-        for d in deals:
-            results[d] = play_deal(config, d, manager)
-            if progress:
-                progress(1)
-    else:
-        size = max(1, math.ceil(len(deals) / (jobs * 4)))
-        chunks = [deals[i:i + size] for i in range(0, len(deals), size)]
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=ctx) as pool:
-            futures = [pool.submit(_run_chunk, config, chunk) for chunk in chunks]
-            for fut in as_completed(futures):
-                got = fut.result()
-                for d, rows in got:
-                    results[d] = rows
-                if progress:
-                    progress(len(got))
-    return summarize(config, results)
+    for _item, got in executor([(config, range(config.deals))]):
+        for d, rows in got:
+            results[d] = rows
+        if progress:
+            progress(len(got))
+    return summarize(config, results, names)
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -386,9 +497,16 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help=f"time budget per AI decision (default {DEFAULT_BUDGET_S:g})")
     p.add_argument("--think-ms", type=int, default=None, metavar="MS",
                    help="thinking time per decision for AIs that search (expert; default 500)")
+    p.add_argument("--samples", type=int, default=None, metavar="N",
+                   help="a fixed number of samples per decision for AIs that sample (expert) "
+                        "instead of a time: the same numbers on any machine or cluster")
     p.add_argument("--quiet", action="store_true",
                    help="no progress (else a bar on a terminal, a line per 10%% elsewhere)")
     add_discovery_options(p)
+    add_output_options(p)
+    from .cluster import add_scheduler_option
+
+    add_scheduler_option(p)
     p.set_defaults(func=run_cli)
     return p
 
@@ -398,21 +516,35 @@ def run_cli(ns: argparse.Namespace) -> int:
     if ns.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
         return 2
+    level = log_level(ns, os.environ.get("HONGWU_LOG", "WARNING"))
+    try:
+        configure_logging(level, getattr(ns, "plugin_log", None))
+    except OSError as exc:
+        print(f"error: cannot open --plugin-log: {exc}", file=sys.stderr)
+        return 2
     seed = ns.seed if ns.seed is not None else random.SystemRandom().randrange(2**31)
     options = {"think_ms": ns.think_ms} if ns.think_ms is not None else {}
+    if ns.samples is not None:
+        options["samples"] = ns.samples
     config = ArenaConfig(
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
         ruleset=getattr(ns, "ruleset", "hongwu"),
+        log_level=level, plugin_log=getattr(ns, "plugin_log", None),
     )
+    from .cluster import ClusterError, executor_from_args
+
     bar = Progress(ns.hands, enabled=not ns.quiet)
     try:
-        summary = run_arena(config, ns.jobs, bar.advance)
-    except (AIError, ValueError) as exc:
+        summary = run_arena(config, ns.jobs, bar.advance, executor_from_args(ns))
+    except (AIError, ValueError, ClusterError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     for line in format_summary(summary):
         print(line)
+    sys.stdout.flush()
+    for line in format_faults(summary, verbose=level <= logging.INFO):
+        print(line, file=sys.stderr)
     if ns.json:
         with open(ns.json, "w", encoding="utf-8") as fh:
             json.dump(summary, fh, indent=2)
@@ -421,4 +553,5 @@ def run_cli(ns: argparse.Namespace) -> int:
 
 
 __all__ = ["ArenaConfig", "SeatResult", "lineups", "play_deal", "run_arena", "summarize",
-           "format_summary", "add_parser", "run_cli"]
+           "Work", "Executor", "plan_chunks", "local_executor",
+           "format_summary", "format_faults", "add_parser", "run_cli"]

@@ -37,8 +37,9 @@ class ZpySeatResult:
 
 
 def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int, ...]],
-                  dseed: int) -> list[ZpySeatResult]:
-    """Play 找朋友 deal ``deal`` (seed ``dseed``) once per line-up; one result per seat-hand."""
+                  dseed: int, ledger: Any = None) -> list[ZpySeatResult]:
+    """Play 找朋友 deal ``deal`` (seed ``dseed``) once per line-up; one result per seat-hand.
+    ``ledger``: the run's :class:`~ai_plugins.faults.FaultLedger` (None: each seat its own)."""
     from engine.ruleset import zhaopengyou
     from engine.zhaopengyou import ZpyHand
 
@@ -50,7 +51,7 @@ def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int
         for seat, ai in enumerate(lineup):
             ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
             players.append(make_player(manager, config.ais[ai], seat, config.budget_s, ai_seed,
-                                       options=config.options))
+                                       options=config.options, ledger=ledger))
         try:
             st = play_hand(hand, players, max_actions=20_000)
         finally:

@@ -5,12 +5,18 @@ AI plugin provides (:class:`AIInfo`) and what its factory is given (:class:`AISe
 """
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 PASS = 0
 """What :func:`ai_plugins.hookspecs.choose_bid` returns to pass (RULES.md §2)."""
+
+RESERVED_NAMES: tuple[str, ...] = ("basic", "random", "expert", "human")
+"""Names only the built-in plugins may register: the three built-in AIs and ``human`` (the seat
+kind of ``hongwu play --seats``). Another plugin registering one is refused (a problem naming
+the plugin), its other AIs still load, and the built-in keeps the name."""
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]*$")
 """Valid AI names: letters, digits, ``_``, ``.``, ``-``; no ``:`` (that marks ``module:object``)."""
@@ -33,6 +39,59 @@ class AISettings:
     seed: int = 0
     budget_s: float = 2.0
     options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def factory_problem(factory: Any) -> str | None:
+    """Why ``factory`` cannot be an AI factory, or None when it can.
+
+    A factory is called as ``factory(settings)`` with one :class:`AISettings` (see
+    :func:`call_factory`). Accepted: a class or function taking one positional argument (more
+    only if they have defaults), or, for compatibility, a keyword-only ``settings``. Refused,
+    with the reason: something not callable; a callable whose signature needs more or no
+    arguments; an AI *object* (an instance with ``choose_*`` methods, give its class); a
+    function named like a decision hook (``choose_play``: a hook, not a factory).
+    """
+    if not callable(factory):
+        hooks = [h for h in ("choose_bid", "choose_trump", "choose_bury", "choose_play")
+                 if callable(getattr(factory, h, None))]
+        if hooks:
+            return (f"{factory!r} is an AI object (it has {', '.join(hooks)}), not a factory: "
+                    f"give its class, or a function returning a new AI object")
+        return f"{factory!r} is not callable"
+    name = getattr(factory, "__name__", "")
+    if not isinstance(factory, type) and name.startswith("choose_"):
+        return (f"{name} looks like a decision hook, not a factory: a factory takes the "
+                f"settings and returns an AI object whose methods are the hooks")
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin without a signature: trust it
+        return None
+    try:
+        sig.bind(None)
+        return None
+    except TypeError:
+        pass
+    try:
+        sig.bind(settings=None)
+        return None
+    except TypeError:
+        pass
+    return (f"{name or repr(factory)}{sig} cannot be called with one AISettings: a factory takes "
+            f"exactly one argument (factory(settings))")
+
+
+def call_factory(factory: Any, settings: "AISettings") -> Any:
+    """``factory(settings)``; a factory that only takes a keyword-only ``settings`` is called
+    as ``factory(settings=settings)`` (kept for compatibility). Raises what the factory raises."""
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return factory(settings)
+    try:
+        sig.bind(settings)
+    except TypeError:
+        return factory(settings=settings)
+    return factory(settings)
 
 
 @dataclass(frozen=True)

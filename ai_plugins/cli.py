@@ -48,7 +48,10 @@ def run_list(ns: argparse.Namespace, out: TextIO | None = None, err: TextIO | No
     and broken plugins, each once; exit code 1 if any."""
     out = out or sys.stdout
     err = err or sys.stderr
-    manager = manager_from_args(ns, ai_specs=getattr(ns, "ai", ()) or ())
+    from .capture import capture_output
+
+    with capture_output():  # what plugins print while loading stays out of the table
+        manager = manager_from_args(ns, ai_specs=getattr(ns, "ai", ()) or ())
     for line in format_table(manager):
         print(line, file=out)
     if manager.user_dir is not None:

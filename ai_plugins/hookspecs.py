@@ -17,7 +17,8 @@ decision it does not implement (or answers with ``None``) is taken by the built-
 AI. Decision hooks may be marked with :data:`hookimpl` or simply be methods with these names.
 
 Every decision runs in a worker thread under a time budget (default 2 s, set by the host with
-``budget_s``); an AI that raises, answers something illegal or malformed, or overruns the budget
+``budget_s``) and is given a private copy of the view and options
+(:mod:`ai_plugins.isolation`); an AI that raises, answers something illegal or malformed, or overruns the budget
 loses that decision to the ``basic`` AI and is logged (see :mod:`ai_plugins.runner`).
 The full reference with examples is PLUGINS.md; ``tests/test_ai_docs.py`` keeps the two in step.
 """
@@ -51,7 +52,9 @@ def register_ais(register: Callable[..., None]) -> None:
         register: ``register(name: str, factory: Callable[[AISettings], object],
             version: str | None = None) -> None``. Call it once per AI. ``name`` is what users
             type (``--ai NAME``): letters, digits, ``_``, ``-`` and ``.`` only, no ``:``.
-            ``factory`` is called with one :class:`ai_plugins.base.AISettings` (``seat`` 0..n-1 for n seats,
+            ``factory`` is called positionally, ``factory(settings)`` (a keyword-only
+            ``settings`` parameter is accepted too), with one
+            :class:`ai_plugins.base.AISettings` (``seat`` 0..n-1 for n seats,
             ``seed`` int, ``budget_s`` float seconds, ``options`` mapping) each time a seat is
             given to this AI (by the client once per seat for a whole game; by the arena once
             per seat and hand, so that hands stay independent) and returns the AI object whose
@@ -67,7 +70,9 @@ def register_ais(register: Callable[..., None]) -> None:
     Time budget: none is enforced, but it runs at start-up: do no heavy work here (load models
     lazily in the factory or the first decision). Raising makes the plugin's AIs unavailable and
     is reported; two AIs registered under one name are a clash, reported and never resolved
-    silently.
+    silently. The names ``basic``, ``random``, ``expert`` and ``human`` are reserved for the
+    built-ins: registering one is refused (reported) and the built-in keeps it; a factory that
+    cannot be called with one argument is refused with the reason.
     """
 
 
@@ -116,7 +121,9 @@ def choose_bury(view: PlayerView, count: int) -> Optional[Sequence[Card]]:
         view: the dealer's ``PlayerView`` (``view.phase`` is ``Phase.BURY``; ``view.hand`` now
             includes the kitty's cards, which ``view.kitty`` also lists; ``view.trump`` and
             ``view.ctx`` are set).
-        count: ``int``, how many cards to bury: 8 with two decks, 6 with three.
+        count: ``int``, how many cards to bury: 8 with two decks, 6 with three; 7 at
+            找朋友 (asked of the dealer, and of each seat that counter-declares and takes the
+            kitty).
 
     Returns: a list or tuple of exactly ``count`` cards (:class:`engine.cards.Card` or card
     text such as ``"10H"``) that the hand holds (copies counted), or ``None`` for ``basic``.

@@ -21,6 +21,16 @@ the manager reports the problems once: ``hongwu ai list`` prints them, programs 
 :func:`report_problems`, which logs each distinct problem once per process. Two registrations of one name are a *clash*:
 logged as a warning naming both sources, shown by ``hongwu ai list``, and any attempt to use
 that name raises :class:`~ai_plugins.base.AIClashError`. Clashes are never resolved silently.
+
+The names in :data:`~ai_plugins.base.RESERVED_NAMES` (``basic``, ``random``, ``expert``,
+``human``) belong to the built-ins: another plugin registering one is refused with a problem
+naming it (its other AIs still load), so the built-in always answers to its name. A factory of
+the wrong shape (see :func:`~ai_plugins.base.factory_problem`) is refused with the reason.
+
+**Names.** An AI's name (:attr:`AIInfo.name`) is the one shown by ``hongwu ai list``, at the
+table and in the arena: the registered name, or for ``--ai module:object`` naming a factory
+the spec ``module:object`` itself. What a plugin prints while it is imported or registered is
+captured like its decisions' output (:mod:`ai_plugins.capture`).
 """
 from __future__ import annotations
 
@@ -29,6 +39,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -36,7 +47,9 @@ from typing import Any, Callable, Iterable, Sequence
 import pluggy
 
 from . import hookspecs
-from .base import AIClashError, AIError, AIInfo, AISettings, NAME_RE, UnknownAIError
+from .base import (AIClashError, AIError, AIInfo, AISettings, NAME_RE, RESERVED_NAMES,
+                   UnknownAIError, factory_problem)
+from .capture import attributed, sink_for
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +276,13 @@ class AIManager:
                 self.add_plugin(obj, f"entrypoint:{dist_name}:{ep.name}", "entry point",
                                 origin, dist_version)
             elif callable(obj):
-                self._add_info(AIInfo(ep.name, obj, dist_version, "entry point", origin))
+                why = factory_problem(obj)
+                if why:
+                    self._problem(f"{origin}: {why}")
+                elif self._name_refused(ep.name, origin):
+                    pass
+                else:
+                    self._add_info(AIInfo(ep.name, obj, dist_version, "entry point", origin))
             else:
                 self._problem(f"{origin} is neither a plugin (no register_ais hook) "
                               f"nor an AI factory")
@@ -306,7 +325,8 @@ class AIManager:
                 raise ImportError(f"cannot import {path}")
             module = importlib.util.module_from_spec(spec)
             sys.modules[modname] = module
-            spec.loader.exec_module(module)
+            with attributed(sink_for(f"file.{path.stem}")):
+                spec.loader.exec_module(module)
         except BaseException as exc:  # SyntaxError, SystemExit from a careless script, ...
             sys.modules.pop(modname, None)
             if isinstance(exc, KeyboardInterrupt):
@@ -331,7 +351,8 @@ class AIManager:
             return self._spec_cache[spec]
         module_name, _, attr = spec.partition(":")
         try:
-            obj: Any = _import_spec_module(module_name)
+            with attributed(sink_for(f"module.{module_name}")):
+                obj: Any = _import_spec_module(module_name)
             module_version = str(getattr(obj, "__version__", "unknown"))
             for part in filter(None, attr.split(".")):
                 obj = getattr(obj, part)
@@ -341,19 +362,30 @@ class AIManager:
         if is_plugin(obj):
             if self.pm.is_registered(obj):  # e.g. a built-in or entry-point module again
                 ais = list(self._plugin_ais.get(id(obj), []))
+                fresh = False
             else:
                 ais = self.add_plugin(obj, f"module:{spec}", "module", origin, module_version)
+                fresh = True
             if len(ais) != 1:
+                if fresh:  # not half-accepted: none of its AIs stays usable
+                    self._remove_plugin(obj, ais)
                 raise AIError(
                     f"--ai {spec!r} registers {len(ais)} AIs "
-                    f"({', '.join(i.name for i in ais) or 'none'}); name exactly one AI"
+                    f"({', '.join(i.name for i in ais) or 'none'}); --ai module:object must "
+                    f"name one AI: give the factory of the one you mean "
+                    f"(module:FactoryName), or load the file with --plugin-dir to get them all"
                 )
             info = ais[0]
         elif callable(obj):
+            why = factory_problem(obj)
+            if why:
+                raise AIError(f"--ai {spec!r} is not an AI factory: {why}")
             info = AIInfo(spec, obj, module_version, "module", origin)
             self._add_info(info)
         else:
-            raise AIError(f"--ai {spec!r} is neither a plugin nor an AI factory")
+            why = factory_problem(obj)
+            raise AIError(f"--ai {spec!r} is neither a plugin (no @hookimpl register_ais) nor "
+                          f"an AI factory: {why}")
         self._spec_cache[spec] = info
         return info
 
@@ -375,25 +407,58 @@ class AIManager:
         caller = self.pm.subset_hook_caller("register_ais", remove_plugins=others)
         collected: list[AIInfo] = []
 
+        refused: list[str] = []
+
         def register(name: str, factory: Callable[[AISettings], Any],
                      version: str | None = None) -> None:
             if not isinstance(name, str) or not NAME_RE.match(name):
                 raise ValueError(f"invalid AI name {name!r} (letters, digits, _ . - only)")
-            if not callable(factory):
-                raise TypeError(f"factory for AI {name!r} is not callable: {factory!r}")
+            why = factory_problem(factory)
+            if why:
+                raise TypeError(f"factory for AI {name!r}: {why}")
+            if kind != "built-in" and self._name_refused(name, where):
+                refused.append(name)
+                return
             collected.append(AIInfo(name, factory, str(version or default_version), kind, origin))
 
         try:
-            caller(register=register)
+            label = Path(origin).stem if kind == "file" else plugin_name.rpartition(":")[2]
+            with attributed(sink_for(f"plugin.{re.sub(r'[^A-Za-z0-9_-]', '_', label)}")):
+                caller(register=register)
         except Exception as exc:
             self._problem(f"{where}: register_ais raised {exc!r}")
             return []
-        if not collected:
+        if not collected and not refused:
             self._problem(f"{where}: registers no AI")
         for info in collected:
             self._add_info(info)
         self._plugin_ais[id(plugin)] = collected
         return collected
+
+    def _name_refused(self, name: str, where: str) -> bool:
+        """True (and a problem recorded) when ``name`` is reserved for a built-in."""
+        if name in RESERVED_NAMES:
+            self._problem(f"{where}: registers the reserved name {name!r} (kept for the "
+                          f"built-in {'seat kind' if name == 'human' else 'AI'}); this AI is "
+                          f"not loaded, rename it")
+            return True
+        return False
+
+    def _remove_plugin(self, plugin: Any, ais: Sequence[AIInfo]) -> None:
+        """Undo :meth:`add_plugin` for ``plugin`` (its AIs are forgotten)."""
+        for info in ais:
+            if info in self._infos:
+                self._infos.remove(info)
+            same = self._by_name.get(info.name, [])
+            if info in same:
+                same.remove(info)
+            if not same:
+                self._by_name.pop(info.name, None)
+        self._plugin_ais.pop(id(plugin), None)
+        try:
+            self.pm.unregister(plugin)
+        except Exception:  # pragma: no cover - pluggy refuses nothing here
+            log.debug("could not unregister %r", plugin)
 
     def _add_info(self, info: AIInfo) -> None:
         existing = self._by_name.setdefault(info.name, [])

@@ -9,9 +9,16 @@ maps a :class:`engine.state.PlayerView` to an engine action and **never raises**
   a pass, one of the four suits, exactly ``bury_count`` cards of the hand, a play that
   ``PlayOptions.is_legal`` accepts); an illegal or malformed answer, or an exception, also
   hands the decision to ``basic``;
-- every such fault is logged (``logging``, logger ``ai_plugins.runner``) with its reason and
-  kept in :attr:`SafePlayer.faults`; after ``max_faults`` faults the seat is switched to
-  ``basic`` for good (logged too);
+- the hook is given a private copy of the view and of the options
+  (:func:`ai_plugins.isolation.private_args`): whatever it does to them, the engine's view, the
+  stand-in and the other seats never see it; its answer is reduced to plain values (ints,
+  strings, :class:`~engine.cards.Card`) in the worker thread, under the budget, before the
+  seat looks at it;
+- every such fault is kept in :attr:`SafePlayer.faults` and counted by the run's
+  :class:`~ai_plugins.faults.FaultLedger` (which logs it, logger ``ai_plugins.runner``, with
+  file and line of an exception and its traceback at DEBUG); after ``max_faults`` faults the
+  seat is switched to ``basic`` for good, and after the ledger's thresholds the AI is dropped
+  for the rest of the run (:mod:`ai_plugins.faults`);
 - a worker that is still running after its budget (an endless loop) is interrupted where
   CPython allows it (an asynchronous exception, delivered at the next bytecode); one blocked
   in C (``time.sleep``) is left to finish as a daemon, and the AI is not called again while it
@@ -29,22 +36,27 @@ import random
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import pluggy
 
-from engine.cards import SUITS, Card, parse_cards
+from engine.cards import ALL_CARDS, SUITS, Card
 from engine.state import Bid, Bury, ChooseTrump, Phase, Play
 from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase
 
 from . import hookspecs
-from .base import PASS, AIError, AISettings
+from .base import PASS, AIError, AISettings, call_factory
+from .faults import Fault, FaultLedger, describe_exception
+from .isolation import private_args
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BUDGET_S = 2.0
 """Seconds an AI may take for one decision unless the host says otherwise."""
+
+THREAD_PREFIX = "hongwu-ai-"
+"""Decision and factory worker threads are named ``hongwu-ai-seatN:AI`` /
+``hongwu-ai-factory-seatN:AI`` (see :meth:`ai_plugins.faults.FaultLedger.adopt_running_threads`)."""
 
 DEFAULT_MAX_FAULTS = 3
 """Faults after which a seat is switched to the ``basic`` AI for the rest of its life."""
@@ -53,22 +65,6 @@ DEFAULT_MAX_FAULTS = 3
 class AIAbandoned(BaseException):
     """Raised inside a runaway worker thread to stop it (a BaseException, so that a plugin's
     ``except Exception`` does not swallow it)."""
-
-
-@dataclass(frozen=True)
-class Fault:
-    """One decision an AI lost to the fallback.
-
-    Attributes: ``seat`` (0..n-1), ``ai`` (name), ``phase`` (the engine phase name, e.g.
-    ``"PLAY"``), ``kind`` (``"exception"``, ``"timeout"``, ``"busy"``, ``"illegal"``,
-    ``"malformed"``, ``"factory"``, ``"rejected"``), ``reason`` (text for people).
-    """
-
-    seat: int
-    ai: str
-    phase: str
-    kind: str
-    reason: str
 
 
 class _SeatPluginManager(pluggy.PluginManager):
@@ -102,43 +98,103 @@ def _interrupt(thread: threading.Thread) -> bool:
 
 
 class _Call:
-    """One hook call running in a daemon thread."""
+    """One plugin call running in a daemon thread: ``func(*args, **kwargs)``, then
+    ``plain(result)`` (the answer reduced to plain values, or a :class:`_Malformed`), both
+    in the worker, so that nothing of the plugin runs in the caller's thread."""
 
-    __slots__ = ("thread", "done", "result", "error")
+    __slots__ = ("thread", "done", "result", "error", "error_tb")
 
-    def __init__(self, func: Callable[..., Any], kwargs: dict[str, Any], name: str) -> None:
+    def __init__(self, func: Callable[..., Any], args: tuple, kwargs: dict[str, Any], name: str,
+                 plain: Callable[[Any], Any] | None = None, sink: Any = None) -> None:
         self.done = threading.Event()
         self.result: Any = None
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(func, kwargs), name=name,
-                                       daemon=True)
+        self.error: str | None = None
+        self.error_tb = ""
+        self.thread = threading.Thread(target=self._run, args=(func, args, kwargs, plain, sink),
+                                       name=name, daemon=True)
         self.thread.start()
 
-    def _run(self, func: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    def _run(self, func: Callable[..., Any], args: tuple, kwargs: dict[str, Any],
+             plain: Callable[[Any], Any] | None, sink: Any) -> None:
+        from .capture import attributed
+
         try:
-            self.result = func(**kwargs)
-        except BaseException as exc:  # AIAbandoned included: the thread just ends
-            self.error = exc
+            with attributed(sink):
+                result = func(*args, **kwargs)
+                self.result = plain(result) if plain is not None and result is not None else result
+        except AIAbandoned:
+            self.error = "abandoned after its time budget"
+        except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin included
+            try:
+                self.error, self.error_tb = describe_exception(exc)
+            except BaseException:  # noqa: BLE001
+                self.error = "an exception that could not be described"
         finally:
             self.done.set()
 
 
-def _as_cards(answer: Any) -> tuple[Card, ...] | None:
-    """Cards from a list/tuple of Card or card text; None when malformed."""
-    if not isinstance(answer, (list, tuple)):
-        return None
+class _Malformed:
+    """An answer that is not made of the values a hook must return (the reason in words)."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut to 80 characters (called in the plugin's worker thread)."""
     try:
-        return parse_cards([c if isinstance(c, (Card, str)) else _reject(c) for c in answer])
-    except (ValueError, TypeError):
-        return None
+        text = repr(value)
+    except BaseException:  # noqa: BLE001
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _reject(value: Any) -> Any:
-    raise TypeError(f"not a card: {value!r}")
+def _plain_card(value: Any) -> Card:
+    if isinstance(value, Card):
+        v = int.__int__(value)  # the value itself, whatever the subclass overrides
+        if 0 <= v < len(ALL_CARDS):
+            return ALL_CARDS[v]
+        raise ValueError(f"not a card: {_short(value)}")
+    if isinstance(value, str):
+        return Card.parse(str.__str__(value))
+    raise TypeError(f"not a card: {_short(value)}")
+
+
+def _plain_answer(hook: str, answer: Any) -> Any:
+    """``answer`` of ``hook`` as plain values: an ``int`` (bid), a ``str`` (trump), a tuple of
+    interned :class:`Card` (bury, play, 找朋友 declaration and counter), ``(Card, int)`` (the
+    friend call), or a :class:`_Malformed`. Runs in the worker."""
+    if hook == "choose_bid":
+        if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
+            return _Malformed(f"malformed bid {_short(answer)}: expected an int from the legal "
+                              f"bids or 0")
+        return int.__int__(int(answer)) if not isinstance(answer, int) else int.__int__(answer)
+    if hook == "choose_trump":
+        if not isinstance(answer, str):
+            return _Malformed(f"malformed trump {_short(answer)}: expected one of S H C D")
+        return str.__str__(answer)
+    if hook == "choose_friend":  # (card, nth), or a FriendCall-like object
+        try:
+            if not isinstance(answer, (list, tuple)) and hasattr(answer, "card") and hasattr(answer, "nth"):
+                answer = (answer.card, answer.nth)
+            card, nth = list(answer)
+            if isinstance(nth, bool) or not isinstance(nth, numbers.Integral):
+                raise TypeError(f"the copy number must be 1, 2 or 3, not {_short(nth)}")
+            return (_plain_card(card), int.__int__(int(nth)))
+        except (ValueError, TypeError) as exc:
+            return _Malformed(f"malformed call {_short(answer)}: expected (card, nth): {exc}")
+    if not isinstance(answer, (list, tuple)):
+        return _Malformed(f"malformed {hook[7:]} {_short(answer)}: expected a list of cards")
+    try:
+        return tuple(_plain_card(c) for c in list(answer))
+    except (ValueError, TypeError) as exc:
+        return _Malformed(f"malformed {hook[7:]} {_short(answer)}: {exc}")
 
 
 class SafePlayer:
-    """A seat played by an AI object, with budget, validation and fallback.
+    """A seat played by an AI object, with budget, isolation, validation and fallback.
 
     Arguments:
         ai: the AI object (what a factory returned), or None to play ``basic`` only.
@@ -148,14 +204,22 @@ class SafePlayer:
         seed: seeds the fallback ``basic`` AI (``random.Random(seed)``).
         max_faults: faults before the seat is switched to ``basic`` permanently (>= 1).
         fallback: an AI object used for lost decisions (default: a new built-in ``basic``).
+        ledger: the run's :class:`~ai_plugins.faults.FaultLedger` (default: one of its own,
+            loud), shared by the seats of one run so that an AI can be dropped for all of them.
+        sink: where the plugin's printed output goes (an
+            :class:`ai_plugins.capture.OutputSink`), or None.
 
     Attributes: ``faults`` (list of :class:`Fault`), ``disabled`` (True once switched to
-    ``basic``), ``decisions`` (decisions asked), ``fallbacks`` (decisions taken by ``basic``).
+    ``basic``), ``decisions`` (decisions asked), ``fallbacks`` (decisions taken by ``basic``,
+    deliberate ``None`` answers included), ``lost`` (decisions lost to ``basic`` by a fault,
+    or because the seat was disabled or the AI dropped: what the arena's ``faults`` column
+    adds up), ``lost_kinds`` (``Counter`` of ``lost`` by reason, see :mod:`ai_plugins.faults`).
     """
 
     def __init__(self, ai: Any, name: str, seat: int, *, budget_s: float = DEFAULT_BUDGET_S,
                  seed: int | None = None, max_faults: int = DEFAULT_MAX_FAULTS,
-                 fallback: Any = None) -> None:
+                 fallback: Any = None, ledger: FaultLedger | None = None,
+                 sink: Any = None) -> None:
         from .builtin.basic import BasicAI
 
         if budget_s <= 0:
@@ -164,11 +228,18 @@ class SafePlayer:
         self.seat = seat
         self.budget_s = float(budget_s)
         self.max_faults = max(1, int(max_faults))
+        self.ledger = ledger if ledger is not None else FaultLedger()
+        self.sink = sink
         self.faults: list[Fault] = []
         self.decisions = 0
         self.fallbacks = 0
+        self.lost = 0
+        self.lost_kinds: Counter[str] = Counter()
         self.disabled = False
+        self._off_kind = "disabled"  # why decisions are lost once disabled
+        self._lost_now = False       # the current decision is already counted as lost
         self._busy: _Call | None = None
+        self.left_running = False  # close() found a decision thread that would not stop
         self._rng = random.Random(seed)
         self.fallback_ai = fallback if fallback is not None else BasicAI(
             AISettings(seat=seat, seed=0 if seed is None else seed, budget_s=budget_s))
@@ -190,19 +261,28 @@ class SafePlayer:
         """The action (``Bid``/``ChooseTrump``/``Bury``/``Play``) for ``view``; never raises.
 
         ``view`` is the seat's :class:`engine.state.PlayerView` with ``view.to_act == seat``.
-        The AI's answer is used when it is on time and legal; otherwise ``basic`` decides.
+        The AI is given a private copy; its answer is used when it is on time and legal;
+        otherwise ``basic`` decides, from ``view`` itself.
         """
         self.decisions += 1
+        self._lost_now = False
         phase = getattr(view, "phase", None)
         try:
             hook, kwargs = self._request(view)
         except Exception as exc:  # an unexpected view: nothing an AI can do about it
             log.error("seat %d: cannot prepare a decision for phase %r: %r", self.seat, phase, exc)
             return self._last_resort(view)
+        if self._pm is not None and not self.disabled:
+            why = self.ledger.is_dropped(self.name)
+            if why:
+                self._off_kind = "dropped"
+                self._disable(f"the AI was dropped for this run after {why}", quiet=True)
         if self._pm is not None and not self.disabled and self.plays_ruleset(view):
             answer = self._ask(hook, kwargs, view)
             if answer is not _NO_ANSWER:
                 return answer
+        elif self.disabled:
+            self._count_lost(self._off_kind)
         return self.fallback_action(view)
 
     def fallback_action(self, view: Any, reason: str | None = None) -> Any:
@@ -213,11 +293,12 @@ class SafePlayer:
         """
         if reason is not None:
             self._fault(self._phase_name(view), "rejected", reason)
+            self._count_lost("rejected")
         self.fallbacks += 1
         try:
             hook, kwargs = self._request(view)
             answer = getattr(self.fallback_ai, hook)(**kwargs)
-            action, why = self._validate(view, answer)
+            action, why = self._validate(view, _plain_answer(hook, answer))
             if action is not None:
                 return action
             log.error("seat %d: fallback AI answered %r (%s)", self.seat, answer, why)
@@ -237,9 +318,17 @@ class SafePlayer:
         return name in supported
 
     def close(self) -> None:
-        """Stop a worker still running (if CPython allows); call when the seat is done."""
-        if self._busy is not None and not self._busy.done.is_set():
-            _interrupt(self._busy.thread)
+        """Stop a worker still running (if CPython allows); call when the seat is done.
+        A worker that is still alive a moment later is noted in the ledger (it is a daemon
+        thread; it cannot outlive the process)."""
+        busy = self._busy
+        if busy is not None and not busy.done.is_set():
+            _interrupt(busy.thread)
+            if not busy.done.wait(0.05):
+                self.left_running = True
+                self.ledger.left_running(self.name, busy.thread)
+        if self.sink is not None:
+            self.sink.end_hand()
 
     # ------------------------------------------------------------------ internals
     @staticmethod
@@ -271,18 +360,26 @@ class SafePlayer:
             return "choose_play", {"view": view, "options": view.play_options()}
         raise ValueError(f"no decision in phase {phase!r}")
 
-    def _fault(self, phase: str, kind: str, reason: str) -> None:
-        fault = Fault(self.seat, self.name, phase, kind, reason)
+    def _count_lost(self, kind: str) -> None:
+        if self._lost_now:
+            return
+        self._lost_now = True
+        self.lost += 1
+        self.lost_kinds[kind] += 1
+        self.ledger.lose(self.name, kind)
+
+    def _fault(self, phase: str, kind: str, reason: str, tb: str = "") -> None:
+        fault = Fault(self.seat, self.name, phase, kind, reason, tb)
         self.faults.append(fault)
-        log.warning("AI %r (seat %d) %s in %s: %s; the basic AI takes this decision",
-                    self.name, self.seat, kind, phase, reason)
+        self.ledger.record(fault)
         if not self.disabled and len(self.faults) >= self.max_faults:
             self._disable(f"{len(self.faults)} faults")
 
-    def _disable(self, why: str) -> None:
+    def _disable(self, why: str, *, quiet: bool = False) -> None:
         self.disabled = True
-        log.warning("AI %r (seat %d) switched to the basic AI for good: %s",
-                    self.name, self.seat, why)
+        level = logging.DEBUG if (quiet or not self.ledger.loud) else logging.WARNING
+        log.log(level, "AI %r (seat %d) switched to the basic AI for good: %s",
+                self.name, self.seat, why)
 
     def _ask(self, hook: str, kwargs: dict[str, Any], view: Any) -> Any:
         phase = self._phase_name(view)
@@ -290,10 +387,20 @@ class SafePlayer:
         if busy is not None and not busy.done.is_set():
             _interrupt(busy.thread)  # try again: it may have been in C code last time
             self._fault(phase, "busy", "still running an earlier decision")
+            self._count_lost("busy")
             return _NO_ANSWER
+        self._busy = None
         assert self._pm is not None
+        try:
+            mine = private_args(hook, kwargs)
+        except Exception as exc:  # pragma: no cover - an engine view that cannot be copied
+            log.error("seat %d: cannot copy the view for %s: %r", self.seat, hook, exc)
+            return _NO_ANSWER
+        if self.sink is not None:
+            self.sink.begin_hand(getattr(view, "hand_no", None))
         caller = getattr(self._pm.hook, hook)
-        call = _Call(caller, kwargs, f"hongwu-ai-seat{self.seat}")
+        call = _Call(caller, (), mine, f"{THREAD_PREFIX}seat{self.seat}:{self.name}",
+                     lambda answer: _plain_answer(hook, answer), self.sink)
         started = time.perf_counter()
         if not call.done.wait(self.budget_s):
             self._busy = call
@@ -301,11 +408,12 @@ class SafePlayer:
                 call.done.wait(0.05)  # a pure-Python loop stops at once; C code does not
             self._fault(phase, "timeout",
                         f"no answer within the {self.budget_s:g} s budget")
+            self._count_lost("timeout")
             return _NO_ANSWER
         elapsed = time.perf_counter() - started
         if call.error is not None:
-            err = call.error
-            self._fault(phase, "exception", f"{type(err).__name__}: {err}")
+            self._fault(phase, "exception", call.error, call.error_tb)
+            self._count_lost("exception")
             return _NO_ANSWER
         if call.result is None:  # no implementation or no opinion: basic decides, no fault
             log.debug("AI %r (seat %d) left %s to basic", self.name, self.seat, hook)
@@ -314,42 +422,40 @@ class SafePlayer:
         if action is None:
             kind = "malformed" if why.startswith("malformed") else "illegal"
             self._fault(phase, kind, why)
+            self._count_lost(kind)
             return _NO_ANSWER
         log.debug("AI %r (seat %d) %s in %.1f ms", self.name, self.seat, hook, elapsed * 1e3)
         return action
 
     def _validate(self, view: Any, answer: Any) -> tuple[Any, str]:
-        """(action, "") for a good answer, (None, reason) otherwise."""
+        """(action, "") for a good answer, (None, reason) otherwise. ``answer`` is what
+        :func:`_plain_answer` made of the hook's answer (plain values or :class:`_Malformed`)."""
         seat, phase = self.seat, view.phase
+        if isinstance(answer, _Malformed):
+            return None, answer.why
         if phase in (ZPhase.DEAL, ZPhase.COUNTER):
             what = "declaration" if phase is ZPhase.DEAL else "counter"
-            cards = _as_cards(answer)
-            if cards is None:
-                return None, f"malformed {what} {answer!r}: expected a list of cards (empty to pass)"
-            if not cards:
+            if type(answer) is not tuple:
+                return None, f"malformed {what} {_short(answer)}: expected a list of cards (empty to pass)"
+            if not answer:
                 return Pass(seat), ""
-            if sorted(cards) not in [sorted(o) for o in view.legal_declarations]:
-                return None, f"illegal {what} {[str(c) for c in cards]}: not among the legal ones"
-            return Declare(seat, tuple(cards)), ""
+            if sorted(answer) not in [sorted(o) for o in view.legal_declarations]:
+                return None, f"illegal {what} {[str(c) for c in answer]}: not among the legal ones"
+            return Declare(seat, answer), ""
         if phase is ZPhase.CALL_FRIEND:
-            try:
-                if hasattr(answer, "card") and hasattr(answer, "nth"):  # a FriendCall
-                    answer = (answer.card, answer.nth)
-                card, nth = answer
-                card = Card.parse(card)
-            except (TypeError, ValueError):
-                return None, f"malformed call {answer!r}: expected (card, nth)"
-            if isinstance(nth, bool) or (card, nth) not in set(view.friend_calls()):
-                return None, f"illegal call {card} #{nth!r}: not among the valid calls"
-            return CallFriend(seat, card, int(nth)), ""
+            if type(answer) is not tuple or len(answer) != 2:
+                return None, f"malformed call {_short(answer)}: expected (card, nth)"
+            card, nth = answer
+            if (card, nth) not in set(view.friend_calls()):
+                return None, f"illegal call {card} #{nth}: not among the valid calls"
+            return CallFriend(seat, card, nth), ""
         if phase is ZPhase.BURY:
             phase = Phase.BURY
         elif phase is ZPhase.PLAY:
             phase = Phase.PLAY
         if phase == Phase.BID:
-            if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
+            if type(answer) is not int:
                 return None, f"malformed bid {answer!r}: expected an int from the legal bids or 0"
-            answer = int(answer)
             if answer == PASS:
                 return Bid(seat, None), ""
             legal = tuple(view.legal_bids())
@@ -357,15 +463,15 @@ class SafePlayer:
                 return None, f"illegal bid {answer}: legal bids are {list(legal)} or 0 to pass"
             return Bid(seat, answer), ""
         if phase == Phase.TRUMP:
-            if not isinstance(answer, str):
+            if type(answer) is not str:
                 return None, f"malformed trump {answer!r}: expected one of S H C D"
             if answer not in SUITS:
                 return None, f"illegal trump {answer!r}: expected one of S H C D"
             return ChooseTrump(seat, answer), ""
+        if type(answer) is not tuple:
+            return None, f"malformed answer {answer!r}: expected a list of cards"
+        cards = answer
         if phase == Phase.BURY:
-            cards = _as_cards(answer)
-            if cards is None:
-                return None, f"malformed bury {answer!r}: expected a list of cards"
             count = int(view.bury_count)
             if len(cards) != count:
                 return None, f"illegal bury: {len(cards)} cards given, {count} needed"
@@ -373,9 +479,8 @@ class SafePlayer:
                 return None, f"illegal bury: {[str(c) for c in cards]} are not all in the hand"
             return Bury(seat, cards), ""
         if phase == Phase.PLAY:
-            cards = _as_cards(answer)
-            if cards is None or not cards:
-                return None, f"malformed play {answer!r}: expected a non-empty list of cards"
+            if not cards:
+                return None, "malformed play (): expected a non-empty list of cards"
             options = view.play_options()
             if not options.is_legal(cards):
                 why = options.explain(cards) or "not a legal play"
@@ -411,38 +516,59 @@ _NO_ANSWER = object()
 
 def make_player(manager: Any, name: str, seat: int, budget_s: float = DEFAULT_BUDGET_S,
                 seed: int | None = None, *, max_faults: int = DEFAULT_MAX_FAULTS,
-                options: dict[str, Any] | None = None) -> SafePlayer:
+                options: dict[str, Any] | None = None, ledger: FaultLedger | None = None,
+                sink: Any = None) -> SafePlayer:
     """A :class:`SafePlayer` for the AI ``name`` (or ``module:object``) of ``manager``.
 
-    The factory is called with :class:`~ai_plugins.base.AISettings` (``seat``, ``seed``,
-    ``budget_s``, ``options``) in a worker thread under the same budget; if the name is
-    unknown or clashes, or the factory raises or overruns, the fault is logged and the seat is
-    played by ``basic`` (this function does not raise for a bad AI; ValueError for a
-    non-positive budget).
+    The factory is called positionally with one :class:`~ai_plugins.base.AISettings`
+    (``seat``, ``seed``, ``budget_s``, ``options``; see :func:`ai_plugins.base.call_factory`)
+    in a worker thread under the same budget; if the name is unknown or clashes, or the factory
+    raises or overruns, the fault is logged and the seat is played by ``basic``. An AI the
+    ``ledger`` has dropped for this run is not built at all: the seat plays ``basic`` and its
+    decisions count as lost (``dropped``). ``sink`` (an :class:`ai_plugins.capture.OutputSink`)
+    receives what the plugin prints. This function does not raise for a bad AI (ValueError for
+    a non-positive budget).
     """
     settings = AISettings(seat=seat, seed=0 if seed is None else int(seed),
                           budget_s=float(budget_s), options=dict(options or {}))
-    problem: tuple[str, str] | None = None
+    from .capture import sink_for
+
+    ledger = ledger if ledger is not None else FaultLedger()
+    problem: tuple[str, str, str] | None = None
     ai = None
+    info = None
     try:
         info = manager.resolve(name)
     except AIError as exc:
-        problem = ("factory", str(exc))
+        problem = ("factory", str(exc), "")
     except Exception as exc:  # a module:object whose import has side effects gone wrong
-        problem = ("factory", f"cannot load {name!r}: {exc!r}")
+        problem = ("factory", f"cannot load {name!r}: {exc!r}", "")
     else:
-        call = _Call(info.factory, {"settings": settings}, f"hongwu-ai-factory-seat{seat}")
+        name = info.name  # one name everywhere: ai list, the table, the arena, the log
+    dropped = ledger.is_dropped(name)
+    if dropped is None and info is not None:
+        if sink is None:
+            sink = sink_for(name, ledger)
+        call = _Call(call_factory, (info.factory, settings), {},
+                     f"{THREAD_PREFIX}factory-seat{seat}:{name}", None, sink)
         if not call.done.wait(budget_s):
             _interrupt(call.thread)
-            problem = ("timeout", f"factory gave no AI within {budget_s:g} s")
+            if not call.done.wait(0.05):
+                ledger.left_running(name, call.thread)
+            problem = ("timeout", f"factory gave no AI within {budget_s:g} s", "")
         elif call.error is not None:
-            problem = ("factory", f"factory raised {type(call.error).__name__}: {call.error}")
+            problem = ("factory", f"factory raised {call.error}", call.error_tb)
         elif call.result is None:
-            problem = ("factory", "factory returned None")
+            problem = ("factory", "factory returned None", "")
         else:
             ai = call.result
-    player = SafePlayer(ai, name, seat, budget_s=budget_s, seed=seed, max_faults=max_faults)
-    if problem is not None:
+    player = SafePlayer(ai, name, seat, budget_s=budget_s, seed=seed, max_faults=max_faults,
+                        ledger=ledger, sink=sink)
+    if dropped is not None:
+        player._off_kind = "dropped"
+        player._disable(f"the AI was dropped for this run after {dropped}", quiet=True)
+    elif problem is not None:
+        player._off_kind = "factory" if problem[0] == "factory" else "timeout"
         player._fault("SETUP", *problem)
         player._disable("no AI object")
     return player

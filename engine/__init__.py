@@ -14,8 +14,8 @@ Modules, each with one job (see RULES.md for the rules they implement):
 - ``scoring``  settlement, red-five captures, titles
 - ``events``   what happened, and what each seat may see of it
 - ``state``    Game: the explicit phase machine and PlayerView
-- ``zhaopengyou`` ZpyHand: the 找朋友 hand as a phase machine, ZpyView (its rules are in
-  ``zhaopengyou_rules``)
+- ``zhaopengyou`` ZpyHand: the 找朋友 hand as a phase machine (its rules are in
+  ``zhaopengyou_rules``; its phases, actions and ZpyView in ``zhaopengyou_view``)
 - ``match``    ZpyMatch / HongwuMatch: what lives from hand to hand
 - ``judge``    the JSON-lines referee (``python -m engine.judge``); ``judge_zhaopengyou`` its
   找朋友 operations

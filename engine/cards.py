@@ -52,13 +52,21 @@ class Card(int):
     __slots__ = ()
     _interned: list["Card"] = []
 
-    def __new__(cls, card_id: int) -> "Card":
-        """Return the interned card with id ``card_id`` (0..53); ValueError otherwise."""
+    def __new__(cls, card_id: "int | str") -> "Card":
+        """Return the interned card with id ``card_id`` (0..53), or the card that text such
+        as ``"10H"`` names (as :meth:`parse`); :class:`CardError` (a ValueError) otherwise."""
         if cls._interned:
+            if isinstance(card_id, str):
+                try:
+                    return cls.parse(card_id)
+                except CardError as exc:
+                    raise CardError(f"{exc} (Card(text) is Card.parse(text); card lists: "
+                                    f"parse_cards)") from None
             try:
                 return cls._interned[card_id]
             except (IndexError, TypeError):
-                raise CardError(f"no card has id {card_id!r}") from None
+                raise CardError(f"no card has id {card_id!r} (ids are 0..53; for card text "
+                                f"use Card.parse('10H') or parse_cards('10H BJ'))") from None
         return int.__new__(cls, card_id)
 
     @classmethod

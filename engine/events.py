@@ -271,8 +271,12 @@ class FriendRevealed(Event):
     trick_no: int = 0
 
 
-EVENT_TYPES.update({
+ZPY_EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (CardDealt, Declared, Passed, Redealt, KittyFlipped, DealFinished, FriendCalled,
                 FriendRevealed)
-})
+}
+"""The 找朋友-only event classes by ``kind`` (kept apart from :data:`EVENT_TYPES`, which the
+network protocol maps one to one: 找朋友 is not played over the network yet). A 找朋友 hand also
+emits ``hand_started``, ``kitty_taken``, ``kitty_buried``, ``cards_played``, ``throw_failed``,
+``trick_won`` and ``hand_settled``."""

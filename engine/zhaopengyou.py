@@ -27,7 +27,6 @@ the last settlement.
 """
 from __future__ import annotations
 
-import enum
 import random
 from collections import Counter
 from dataclasses import dataclass, field, fields
@@ -40,194 +39,20 @@ from engine.events import (
     CardDealt, DealFinished, Declared, Event, FriendCalled, FriendRevealed,
     HandSettled, HandStarted, KittyBuried, KittyFlipped, KittyTaken, Passed, Redealt,
 )
-from engine.order import NO_TRUMP, level_context
+from engine.order import EFFECTIVE_SUITS, NO_TRUMP, TRUMP_INDEX, level_context
 from engine.refusals import Refusal
 from engine.ruleset import RuleSet, zhaopengyou
-from engine.order import EFFECTIVE_SUITS, TRUMP_INDEX
 from engine.state import (
     Bury, FinishedTrick, IllegalAction, Play, _cards_played, _finished_trick, _shuffle, _throw_failed,
     _trick_won,
 )
 from engine.tricks import PlayOptions, _must_follow, _throw_verdict, follow_error, split_suits, trick_winner
+from engine.zhaopengyou_view import (  # the hand's vocabulary, re-exported from here
+    LEVEL_NAMES, CallFriend, Declare, Pass, ZPhase, ZpyAction, ZpyView, legal_friend_calls,
+)
 
-
-class ZPhase(enum.Enum):
-    """Phases of a 找朋友 hand (找朋友 spec §3–§10). SETTLE: over and settled."""
-
-    DEAL = "deal"
-    CALL_FRIEND = "call_friend"
-    BURY = "bury"
-    COUNTER = "counter"
-    PLAY = "play"
-    SETTLE = "settle"
-
-
-# --- actions ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Declare:
-    """``seat`` shows ``cards`` (1–3 identical level cards or jokers) to declare 亮主 in a deal
-    window, or (2–3 cards) to counter 反牌 in the counter round (找朋友 spec §3, §5)."""
-
-    seat: int
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True)
-class Pass:
-    """``seat`` passes its declaration window or counter turn (找朋友 spec §3, §5)."""
-
-    seat: int
-
-
-@dataclass(frozen=True)
-class CallFriend:
-    """The dealer ``seat`` calls "the ``nth`` (1..3) played ``card``" (找朋友 spec §4)."""
-
-    seat: int
-    card: Card
-    nth: int
-
-
-ZpyAction = Declare | Pass | CallFriend | Bury | Play
-
-LEVEL_NAMES = {r: ("J", "Q", "K", "A")[r - 11] if r > 10 else str(r) for r in range(2, 15)}
-"""Level ranks 2..14 as text (2..10 J Q K A)."""
-
-
-# --- the per-seat view --------------------------------------------------------------------
-TrickPlays = tuple[tuple[int, tuple[Card, ...]], ...]
-
-
-@dataclass(frozen=True)
-class ZpyView:
-    """What one seat of a 找朋友 hand may know (``seat`` None: an observer).
-
-    ``phase`` (:class:`ZPhase`); ``ruleset``; ``hand_no``; ``levels`` (five level ranks
-    2..14); ``eligible`` (seats with the declaring right); ``first_card`` (seat dealt the
-    first card); ``deal_no`` (1, then 2.. after redeals); ``cards_dealt``; ``to_act`` (the
-    seat to act; in DEAL and COUNTER only shown to that seat itself, else None);
-    ``hand`` (own cards); ``hand_sizes``; ``declarations`` (``(seat, cards, phase)`` shown so
-    far); ``standing`` (``(seat, cards)`` of the standing declaration or None);
-    ``legal_declarations`` (card tuples this seat may declare or counter now, when it is to
-    act); ``dealer``/``level`` (None until the deal ends); ``trump`` (suit letter, None for
-    no-trump or before it is known: see ``trump_known``); ``kitty_flip`` (the flipped kitty,
-    public, or None); ``friend_call`` (``(card, nth)`` once called, public); ``friend`` (the
-    friend's seat once revealed, else None); ``alone``; ``kitty`` (the cards the seat holds
-    as kitty while it buries, else None); ``buried`` (the last cards this seat buried while
-    they lie in the kitty, or everyone's view after settlement); ``burier`` (seat burying);
-    ``trick_no``, ``trick_leader``, ``current_trick``, ``tricks``, ``points_won``,
-    ``failed_throws``; ``settlement`` (a ``ZpySettlement`` after the hand).
-    """
-
-    seat: int | None
-    phase: ZPhase
-    ruleset: RuleSet
-    hand_no: int
-    levels: tuple[int, ...]
-    eligible: tuple[int, ...]
-    first_card: int
-    deal_no: int
-    cards_dealt: int
-    to_act: int | None
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    declarations: tuple[tuple[int, tuple[Card, ...], str], ...]
-    standing: tuple[int, tuple[Card, ...]] | None
-    legal_declarations: tuple[tuple[Card, ...], ...]
-    dealer: int | None
-    level: int | None
-    trump: str | None
-    trump_known: bool
-    kitty_flip: tuple[Card, ...] | None
-    friend_call: tuple[Card, int] | None
-    friend: int | None
-    alone: bool
-    kitty: tuple[Card, ...] | None
-    buried: tuple[Card, ...] | None
-    burier: int | None
-    trick_no: int
-    trick_leader: int | None
-    current_trick: TrickPlays
-    tricks: tuple[FinishedTrick, ...]
-    points_won: tuple[int, ...]
-    failed_throws: tuple[int, ...]
-    settlement: object | None
-
-    @property
-    def ctx(self):
-        """The card order (a TrumpContext from :func:`engine.order.level_context`) once the
-        deal has ended, else None."""
-        if not self.trump_known or self.level is None:
-            return None
-        return level_context(self.level, self.trump, self.ruleset.options.trump_top_tractors)
-
-    @property
-    def players(self) -> int:
-        """Number of seats (5)."""
-        return self.ruleset.players
-
-    @property
-    def my_turn(self) -> bool:
-        """True when this seat is to act."""
-        return self.seat is not None and self.to_act == self.seat
-
-    @property
-    def bury_count(self) -> int:
-        """Cards to bury (the kitty size, 7)."""
-        return self.ruleset.kitty_size
-
-    @property
-    def lead(self) -> tuple[Card, ...] | None:
-        """The cards led to the current trick, or None."""
-        return self.current_trick[0][1] if self.current_trick else None
-
-    @property
-    def last_trick(self) -> FinishedTrick | None:
-        """The most recent finished trick, or None."""
-        return self.tricks[-1] if self.tricks else None
-
-    def dealer_side(self) -> frozenset[int]:
-        """The seats known to this seat to be on the dealer side: the dealer, and the friend
-        once revealed (empty before the deal ends)."""
-        if self.dealer is None:
-            return frozenset()
-        if self.friend is None:
-            return frozenset((self.dealer,))
-        return frozenset((self.dealer, self.friend))
-
-    def play_options(self) -> PlayOptions:
-        """The plays open to this seat now (ValueError outside the play phase)."""
-        if self.phase is not ZPhase.PLAY:
-            raise ValueError("there are play options only in the play phase")
-        return PlayOptions(self.hand, self.lead, self.ctx)
-
-    def played_cards(self) -> tuple[Card, ...]:
-        """Every card played so far this hand."""
-        out: list[Card] = []
-        for t in self.tricks:
-            for _, cards in t.plays:
-                out.extend(cards)
-        for _, cards in self.current_trick:
-            out.extend(cards)
-        return tuple(out)
-
-    def friend_calls(self) -> tuple[tuple[Card, int], ...]:
-        """The calls the dealer may make now (``(card, nth)``; empty unless CALL_FRIEND)."""
-        if self.phase is not ZPhase.CALL_FRIEND:
-            return ()
-        return legal_friend_calls(self.trump, self.level, self.ruleset.options)
-
-
-@lru_cache(maxsize=256)
-def legal_friend_calls(trump: str | None, level: int, options) -> tuple[tuple[Card, int], ...]:
-    """Every ``(card, nth)`` the rules accept as a call with trump ``trump`` at level ``level``
-    (:func:`engine.zhaopengyou_rules.friend_call_error` decides; 找朋友 spec §4). Cached."""
-    out = []
-    for c in ALL_CARDS:
-        for nth in (1, 2, 3):
-            if zr.friend_call_error(zr.FriendCall(c, nth), trump, level, options) is None:
-                out.append((c, nth))
-    return tuple(out)
+__all__ = ["LEVEL_NAMES", "CallFriend", "Declare", "Pass", "ZPhase", "ZpyAction", "ZpyHand", "ZpyView",
+           "first_legal_action", "legal_friend_calls", "result_line"]
 
 
 _new_object = object.__new__
@@ -314,7 +139,8 @@ class ZpyHand:
     # polling state: the seat to act in DEAL / COUNTER, the seats still to poll in the
     # current window (DEAL), whether someone declared in it, and the counter round's passes
     _to_act: int | None = None
-    _queue: list[int] = field(default_factory=list)
+    _win: tuple[int, ...] = ()  # DEAL: the open window's seats in poll order
+    _pos: int = 0  # DEAL: the next seat of ``_win`` to poll (the window is closed at its end)
     _window_declared: bool = False
     _last_declarer: int | None = None
     _passes: int = 0
@@ -323,6 +149,7 @@ class ZpyHand:
     _suit_ix: list | None = None  # PLAY: per seat, the hand split by effective suit
     _suit_memo: list | None = None  # PLAY: per seat, the sampler's memo (PlayOptions._memo)
     _can: list = field(default_factory=list)  # DEAL: per seat, can it declare now (None: unknown)
+    _rel: list = field(default_factory=list)  # DEAL: per seat, {level card or joker: copies held}
     _relevant: list[int] = field(default_factory=list)  # per seat: level cards + jokers held (DEAL)
     _decl_cache: dict = field(default_factory=dict)  # per seat: (key, declarations) (DEAL)
 
@@ -382,10 +209,80 @@ class ZpyHand:
         hand.points_won = [0] * n
         hand.hands = [[] for _ in range(n)]
         hand._relevant = [0] * n
+        hand._rel = [{} for _ in range(n)]
         hand._can = [False] * n
         hand.events.append(HandStarted(hand_no, seed, ruleset.decks, first_card))
         hand._run_deal()
         return hand
+
+    def clone(self) -> "ZpyHand":
+        """An independent copy (for search): same state, its own lists; the events so far are
+        copied, later ones diverge."""
+        from dataclasses import replace
+
+        h = replace(self)
+        h.rng = random.Random()
+        h.rng.setstate(self.rng.getstate())
+        h.stack = list(self.stack)
+        h.hands = [list(x) for x in self.hands]
+        for name in ("declarations", "current", "tricks", "plays", "points_won", "failed_throws",
+                     "events", "_can", "_relevant"):
+            setattr(h, name, list(getattr(self, name)))
+        h._rel = [dict(r) for r in self._rel]
+        h._decl_cache = dict(self._decl_cache)
+        if self._suit_ix is not None:
+            h._suit_ix = [list(x) for x in self._suit_ix]
+            h._suit_memo = [list(m) for m in self._suit_memo]
+        return h
+
+    @classmethod
+    def from_view(cls, view: ZpyView, hands: Sequence[Sequence[Card]],
+                  kitty: Sequence[Card] = ()) -> "ZpyHand":
+        """A play-phase hand consistent with ``view`` whose hidden hands are ``hands`` (one
+        card list per seat; ``hands[view.seat]`` must be the view's own hand), for search
+        (determinization). ``kitty`` fills in the buried cards when the viewer did not bury
+        them. The friend, the call and the points so far come from the view. Raises ValueError
+        outside the play phase or when the hand sizes do not match ``view.hand_sizes``."""
+        if view.phase is not ZPhase.PLAY:
+            raise ValueError("from_view needs a view of the play phase")
+        if [len(h) for h in hands] != list(view.hand_sizes):
+            raise ValueError("the hands do not match the view's hand sizes")
+        if view.seat is not None and sorted(hands[view.seat]) != sorted(view.hand):
+            raise ValueError("the viewer's own hand must be kept")
+        rs = view.ruleset
+        n = rs.players
+        h = cls(rs, None, view.hand_no, tuple(view.levels), tuple(view.eligible), view.first_card,
+                random.Random(0), [])
+        h.phase = ZPhase.PLAY
+        h.deal_no, h.dealt = view.deal_no, n * rs.hand_size
+        h.hands = [list(x) for x in hands]
+        buried = view.buried if view.buried is not None else tuple(kitty)
+        h.kitty = h.buried = tuple(sorted(buried))
+        h.declarations = list(view.declarations)
+        h.standing = view.standing
+        h.dealer, h.level, h.trump, h.trump_known = view.dealer, view.level, view.trump, True
+        h.kitty_flip = view.kitty_flip
+        h.friend_call = view.friend_call
+        h.friend, h.alone = view.friend, view.alone
+        h.friend_resolved = view.friend is not None or view.alone
+        h.burier = view.burier
+        h.counter_done = True
+        h.trick_no, h.leader = view.trick_no, view.trick_leader
+        h.current = list(view.current_trick)
+        h.tricks = list(view.tricks)
+        h.plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
+        h.points_won = list(view.points_won)
+        h.failed_throws = list(view.failed_throws)
+        lead_trick = view.current_trick or (view.tricks[-1].plays if view.tricks else ())
+        h.last_lead = tuple(lead_trick[0][1]) if lead_trick else ()
+        if h.friend is not None:  # his points from tricks finished before the trick of the reveal
+            at = zr.track_friend(zr.FriendCall(*h.friend_call), h.dealer, h.plays).revealed_at
+            k = at // n if at is not None else len(h.tricks)
+            h.friend_points_before = sum(t.points for t in h.tricks[:k] if t.winner == h.friend)
+        h._set_ctx()
+        h._suit_ix = [list(split_suits(x, h._ctx)) for x in h.hands]
+        h._suit_memo = [[None] * 5 for _ in h.hands]
+        return h
 
     # -- queries ------------------------------------------------------------------------
     @property
@@ -447,12 +344,18 @@ class ZpyHand:
             cached = self._decl_cache.get(seat)
             if cached is not None and cached[0] == key:
                 return list(cached[1])
-            rank = self.levels[seat]
+            if cached is not None and cached[0][0] == key[0] and self.options.self_overbid:
+                # same cards, a stronger declaration stands: only what overrode before can now
+                # (without self_overbid a seat's own standing hid options that may return)
+                candidates = cached[1]
+            else:
+                rel = self._rel[seat]  # the seat's level cards and jokers, all held
+                candidates = [(c,) * k for c in sorted(rel) for k in range(1, min(3, rel[c]) + 1)]
+            standing, options, levels, eligible = self._standing_arg(), self.options, self.levels, self.eligible
             out = []
-            for cards in _candidates(self.hands[seat], rank, (1, 2, 3)):
-                v = zr.check_declaration("deal", seat, cards, standing=self._standing_arg(),
-                                         options=self.options, levels=self.levels,
-                                         eligible=self.eligible, hand=self.hands[seat])
+            for cards in candidates:
+                v = zr.check_declaration("deal", seat, cards, standing=standing, options=options,
+                                         levels=levels, eligible=eligible)
                 if v.overrides:
                     out.append(cards)
             self._decl_cache[seat] = (key, tuple(out))
@@ -547,24 +450,26 @@ class ZpyHand:
     # -- the deal (§3) ------------------------------------------------------------------
     def _run_deal(self) -> None:
         """Deal and poll until a seat that can declare is to act, or the deal is over.
-        ``_queue`` holds the seats of the open window still to poll, first to act first;
-        ``_can[s]`` whether seat s holds a declaration that would stand (None: to be worked
-        out again, after it got a level card or joker, or after any declaration)."""
+        ``_win`` is the open window (its seats in poll order) and ``_pos`` the next seat of it
+        to poll; ``_can[s]`` whether seat s holds a declaration that would stand (None: to be
+        worked out again, after it got a level card or joker, or after any declaration)."""
         n = self.ruleset.players
         events = self.events
-        queue = self._queue
         stack, hands, relevant, levels, can = self.stack, self.hands, self._relevant, self.levels, self._can
+        rels = self._rel
         deal_size, first = self.deal_size, self.first_card
+        win, pos = self._win, self._pos
         while True:
-            while queue:  # the open window
-                s = queue[0]
+            while pos < len(win):  # the open window
+                s = win[pos]
                 v = can[s]
                 if v is None:
                     v = can[s] = bool(self.declarations_for(s))
                 if v:
                     self._to_act = s
+                    self._win, self._pos = win, pos
                     return
-                del queue[0]
+                pos += 1
             # the window is closed: deal the next card, or repeat / end after the last card
             dealt = self.dealt
             if dealt < deal_size:
@@ -575,15 +480,18 @@ class ZpyHand:
                 events.append(_card_dealt(seat, card, dealt))
                 if card >= SMALL_JOKER or card.rank == levels[seat]:
                     relevant[seat] += 1
+                    rel = rels[seat]
+                    rel[card] = rel.get(card, 0) + 1
                     can[seat] = None
                 if None in can or True in can:  # else every seat can only pass
-                    queue.extend(_window(seat, n))
+                    win, pos = _window(seat, n), 0
                 self._window_declared = False
                 continue
             if self._window_declared:
-                queue.extend(_window((self._last_declarer + 1) % n, n))
+                win, pos = _window((self._last_declarer + 1) % n, n), 0
                 self._window_declared = False
                 continue
+            self._win, self._pos = win, pos
             self._to_act = None
             self._end_deal()
             return
@@ -605,6 +513,7 @@ class ZpyHand:
             self.dealt = 0
             self.hands = [[] for _ in range(n)]
             self._relevant[:] = [0] * n
+            self._rel = [{} for _ in range(n)]
             self._can[:] = [False] * n
             self._decl_cache = {}
             self.kitty = ()
@@ -656,7 +565,7 @@ class ZpyHand:
             self._can[:] = [None] * self.ruleset.players  # the standing declaration changed
             self._window_declared = True
             self._last_declarer = seat
-            self._queue.pop(0)
+            self._pos += 1
             self._run_deal()
         else:
             self.trump = trump
@@ -669,7 +578,7 @@ class ZpyHand:
         start = len(self.events)
         if self.phase is ZPhase.DEAL:
             self.events.append(Passed(action.seat, "deal"))
-            self._queue.pop(0)
+            self._pos += 1
             self._run_deal()
         else:
             self.events.append(Passed(action.seat, "counter"))

@@ -51,6 +51,8 @@ class Options:
     ``ruleset``: ``"hongwu"`` (红五, four seats) or ``"zhaopengyou"`` (找朋友, five seats:
     :class:`game.zpy_table.ZpyLocalTable`); ``zpy_rules``: 找朋友 options
     ``{ZhaoPengyouOptions name: value}`` (RULES.md "找朋友").
+    ``recorder``: called with the table when a hand is settled, before its result line is
+    printed, and asked before each next hand (the daily coin cap; README "Career").
     """
 
     seats: list[str] = field(default_factory=lambda: ["human", "basic", "basic", "basic"])
@@ -77,6 +79,8 @@ class Options:
     rules: dict[str, Any] = field(default_factory=dict)
     ruleset: str = "hongwu"
     zpy_rules: dict[str, Any] = field(default_factory=dict)
+    #: records every settled hand (a :class:`game.career.Recorder`; None: nothing recorded)
+    recorder: Any = None
 
 
 class PausableClock:
@@ -184,8 +188,10 @@ class App:
             self.show_menu()
             log.info("client started at the menu: speed=%s lang=%s", self.speed, self.lang)
 
-    def _open_table(self, table: Any = None) -> None:
-        """Show ``table`` (default: a LocalTable from the options) in a new table scene."""
+    def _open_table(self, table: Any = None, chat: Any = None) -> None:
+        """Show ``table`` (default: a LocalTable from the options) in a new table scene.  A
+        table that carries chat (a LAN ``RemoteTable``: ``take_chats``) gets the chat panel,
+        over ``chat`` (a :class:`game.chat.ChatSession`, e.g. the lobby's) or a new session."""
         from game.scenes.table_scene import TableScene
 
         options = self.options
@@ -217,6 +223,12 @@ class App:
 
         extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
         self._demo = getattr(table, "seat", None) is None
+        if callable(getattr(table, "take_chats", None)) and hasattr(self.scene, "attach_chat"):
+            from game.chat import ChatSession
+            from game.chat_panel import ChatPanel
+
+            session = chat if chat is not None else ChatSession(table, time.monotonic)
+            self.scene.attach_chat(ChatPanel(session, self.window.get_size))
 
     # -- window -------------------------------------------------------------------------------
     def _open_window(self, options: Options):
@@ -262,12 +274,18 @@ class App:
 
         zh = self.lang == "zh"
         on = self.sound_on()
-        return [
+        items = [
             ("menu", _("Menu"), "menu", ""),
             ("lang", "English" if zh else "中文", None, "EN" if zh else "中文"),
             ("sound", _("On") if on else _("Off"), "sound_on" if on else "sound_off", "", bool(self.audio.available)),
             ("speed", _(self.speed), "speed", None),
         ]
+        chat = getattr(self.scene, "chat", None)
+        if chat is not None:  # a LAN table: the chat panel (T), with the unread count
+            n = chat.session.unread
+            label = _("Chat") + (f" ({n})" if n else "")
+            items.insert(1, ("chat", label, None, label))
+        return items
 
     def _on_toolbar(self, key: str) -> None:
         from game import i18n
@@ -275,6 +293,9 @@ class App:
 
         if key == "menu":
             self.open_pause()
+        elif key == "chat" and getattr(self.scene, "chat", None) is not None:
+            self.scene.chat.toggle()
+            self.scene._chat_refresh(force=True)
         elif key == "lang":
             self.lang = i18n.set_language("en" if self.lang == "zh" else "zh")
             self._set_caption()
@@ -294,6 +315,9 @@ class App:
     def _on_event(self, ev: Any) -> None:
         if getattr(ev, "kind", "") == "hand_settled":
             self.hands_done += 1
+            if self.options.recorder is not None and not getattr(getattr(self.table, "ruleset", None),
+                                                                 "is_zhaopengyou", False):
+                self._record(ev.settlement)  # committed before the result line (红五 hands only, for now)
             if getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False):
                 from engine.zhaopengyou import result_line as zpy_line
 
@@ -304,10 +328,24 @@ class App:
             out = self.options.out or sys.stdout
             print(line, file=out, flush=True)
 
+    def _record(self, settlement: Any) -> None:
+        """Record the settled hand for the profile; a failure is reported, never fatal."""
+        try:
+            self.options.recorder.hand_finished(self.table, settlement)
+        except Exception as exc:  # e.g. a full disk: the game goes on, the user is told
+            log.exception("recording the hand failed")
+            print(f"hongwu play: the hand was not recorded: {exc}", file=sys.stderr, flush=True)
+
     def next_hand(self) -> None:
         """Deal the next hand, or finish when ``--hands`` hands have been played."""
         if self.options.hands is not None and self.hands_done >= self.options.hands:
             self.running = False
+            return
+        refusal = self.options.recorder.refusal() if self.options.recorder is not None else None
+        if refusal is not None:  # the daily coin cap (RULES.md §12)
+            print(f"hongwu play: {refusal.message}", file=sys.stderr, flush=True)
+            self.running = False
+            self.exit_code = 4
             return
         reason = self.table.next_hand()
         if reason is not None:
@@ -693,14 +731,15 @@ class App:
         self._save(game="zhaopengyou", zpy_seats=list(seats), difficulty=difficulty, zpy_rules=dict(rules))
         log.info("new 找朋友 match: seats=%s difficulty=%s rules=%s", seats, difficulty, rules)
 
-    def start_remote(self, table: Any, lan: Any = None) -> None:
-        """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host)."""
+    def start_remote(self, table: Any, lan: Any = None, chat: Any = None) -> None:
+        """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host);
+        ``chat`` is the lobby's :class:`game.chat.ChatSession` (history and mutes carry on)."""
         self.close_session()
         self.hands_done = 0
         self.results = []
         self.screens = []
         self.game_clock.resume()
-        self._open_table(table)
+        self._open_table(table, chat=chat)
         self._lan = lan
 
     def close_session(self) -> None:
@@ -901,7 +940,19 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="zhaopengyou: play hands until the game ends (at most --max-hands)")
     p.add_argument("--max-hands", type=int, default=None, metavar="N",
                    help="zhaopengyou --match: stop after N hands if nobody has won (default 300)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="zhaopengyou: a rule option (repeatable; RULES.md 找朋友), e.g. "
+                        "declaration_mode=first, counter_declare=off, friend_call_time=after_bury")
+    from game.career.cli import add_play_options
+
+    add_play_options(p)  # --profile, --stake
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
+    try:
+        from ai_plugins.capture import add_output_options
+    except ImportError:  # pragma: no cover - ai_plugins not installed
+        pass
+    else:
+        add_output_options(p)
     p.set_defaults(func=run)
     return p
 
@@ -992,9 +1043,28 @@ def run(ns: argparse.Namespace) -> int:
     """Entry point of ``hongwu play``; returns the exit code: 0, 2 for bad options (an
     unknown or clashing AI in ``--seats`` is reported before any window opens), 3 when
     ``--max-frames`` stopped it, 130 after Ctrl-C."""
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=os.environ.get("HONGWU_LOG", "WARNING").upper(),
-                            format="%(levelname)s %(name)s: %(message)s")
+    try:
+        from ai_plugins.capture import capture_output, configure_logging, log_level
+    except ImportError:  # pragma: no cover - ai_plugins not installed
+        capture_output = None
+        if not logging.getLogger().handlers:
+            logging.basicConfig(level=os.environ.get("HONGWU_LOG", "WARNING").upper(),
+                                format="%(levelname)s %(name)s: %(message)s")
+    else:
+        try:
+            configure_logging(log_level(ns, os.environ.get("HONGWU_LOG", "WARNING")),
+                              getattr(ns, "plugin_log", None))
+        except OSError as exc:
+            print(f"hongwu play: cannot open --plugin-log: {exc}", file=sys.stderr)
+            return 2
+    if capture_output is None:
+        return _run(ns)
+    with capture_output():  # what AI plugins print goes to the log, not among the results
+        return _run(ns)
+
+
+def _run(ns: argparse.Namespace) -> int:
+    """:func:`run` once logging and output capture are set up."""
     if ns.hands is not None and ns.hands < 1:
         print("hongwu play: --hands must be at least 1", file=sys.stderr)
         return 2
@@ -1014,11 +1084,22 @@ def run(ns: argparse.Namespace) -> int:
         print(f"hongwu play: 红五 needs {hongwu_ruleset().players} seats, e.g. human,basic,random,basic",
               file=sys.stderr)
         return 2
-    if getattr(ns, "match", False) and getattr(ns, "ruleset", "hongwu") != "zhaopengyou":
-        print("hongwu play: --match is for --ruleset zhaopengyou (红五 hands are independent)", file=sys.stderr)
-        return 2
+    zpy_rules: dict[str, Any] = {}
+    if getattr(ns, "match", False) or getattr(ns, "option", None):
+        if getattr(ns, "ruleset", "hongwu") != "zhaopengyou":
+            print("hongwu play: --match and --option are for --ruleset zhaopengyou", file=sys.stderr)
+            return 2
+    if getattr(ns, "ruleset", "hongwu") == "zhaopengyou" and getattr(ns, "option", None):
+        from game.headless_match import parse_options
+
+        try:
+            zpy_rules = dict(parse_options(list(ns.option)))
+        except ValueError as exc:
+            print(f"hongwu play: {exc}", file=sys.stderr)
+            return 2
     try:
         options = options_from_args(ns)
+        options.zpy_rules = zpy_rules
         if not options.menu:  # the table opens at once: its AIs must exist
             errors = seat_errors(options)
             if errors:
@@ -1026,10 +1107,20 @@ def run(ns: argparse.Namespace) -> int:
                     print(f"hongwu play: {line}" if line.startswith("note:") else f"hongwu play: error: {line}",
                           file=sys.stderr)
                 return 2
+        from game.career.cli import recorder_for_play
+
+        options.recorder, message, code = recorder_for_play(ns)
+        if message:
+            print(f"hongwu play: {message}", file=sys.stderr)
+            return code
         app = App(options)
     except ValueError as exc:
         print(f"hongwu play: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return _interrupted()
-    return app.run()
+    try:
+        return app.run()
+    finally:
+        if options.recorder is not None:
+            options.recorder.store.close()

@@ -10,7 +10,9 @@ Sub-commands (``hongwu --help`` lists them):
 - ``judge`` the JSON-lines rules judge (``engine.judge``, see judge-protocol in RULES.md);
 - ``ai``    list discovered AI plugins (``ai_plugins.cli``);
 - ``arena`` rank AIs on duplicate deals (``ai_plugins.arena``);
-- ``host``  / ``join`` LAN play (``net.cli``, its windows in ``game.lan_cli``).
+- ``league`` rate AIs, every pair on duplicate deals (``ai_plugins.league``);
+- ``host``  / ``join`` LAN play (``net.cli``, its windows in ``game.lan_cli``);
+- ``profile`` / ``records`` / ``stats`` / ``replay`` the career (``game.career.cli``).
 """
 from __future__ import annotations
 
@@ -27,8 +29,13 @@ SUBCOMMANDS: dict[str, str] = {
     "judge": "engine.judge:add_parser",
     "ai": "ai_plugins.cli:add_ai_parser",
     "arena": "ai_plugins.arena:add_parser",
+    "league": "ai_plugins.league:add_parser",
     "host": "game.lan_cli:add_host_parser",
     "join": "game.lan_cli:add_join_parser",
+    "profile": "game.career.cli:add_profile_parser",
+    "records": "game.career.cli:add_records_parser",
+    "stats": "game.career.cli:add_stats_parser",
+    "replay": "game.career.cli:add_replay_parser",
 }
 
 

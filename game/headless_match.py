@@ -23,11 +23,60 @@ HEADLESS_ONLY = ("hongwu play: 找朋友 (--ruleset zhaopengyou) is headless for
                  "for it is still to come")
 
 
+def parse_options(texts: list[str]) -> dict:
+    """``--option NAME=VALUE`` texts -> a mapping for :meth:`ZhaoPengyouOptions.from_mapping`:
+    bools accept true/false, yes/no, on/off, 1/0; ints a decimal number; ``must_play_levels``
+    a comma-separated list of levels (``5,10,K``); the rest (enums) their text. Raises
+    ValueError with a message for people (the form, an unknown name, a bad value)."""
+    from dataclasses import fields
+
+    from engine.ruleset import ZhaoPengyouOptions
+
+    kinds = {f.name: f.type for f in fields(ZhaoPengyouOptions)}
+    out: dict = {}
+    for text in texts:
+        name, sep, raw = text.partition("=")
+        name, raw = name.strip(), raw.strip()
+        if not sep or not name:
+            raise ValueError(f"a 找朋友 option is written NAME=VALUE, not {text!r}")
+        if name not in kinds:
+            raise ValueError(f"unknown 找朋友 option {name!r}; options: {', '.join(kinds)}")
+        kind = str(kinds[name])
+        if name == "must_play_levels":
+            out[name] = [v for v in raw.split(",") if v.strip()]
+        elif kind == "bool":
+            low = raw.lower()
+            if low not in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+                raise ValueError(f"option {name} takes true or false, not {raw!r}")
+            out[name] = low in ("true", "yes", "on", "1")
+        elif kind == "int":
+            try:
+                out[name] = int(raw, 10)
+            except ValueError:
+                raise ValueError(f"option {name} takes a whole number, not {raw!r}") from None
+        else:
+            out[name] = raw
+    ZhaoPengyouOptions.from_mapping(dict(out))  # the checks of the options themselves
+    return out
+
+
 def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the 找朋友 match asked for by ``hongwu play`` arguments ``ns``; returns the exit
     status: 0 done, 2 for options that need a window or are invalid."""
     out = out or sys.stdout
-    ruleset = zhaopengyou()
+    if getattr(ns, "profile", None) or getattr(ns, "stake", 0):
+        print("hongwu play: --profile and --stake record 红五 hands; 找朋友 hands are not recorded yet",
+              file=sys.stderr)
+        return 2
+    if getattr(ns, "rule", None):
+        print("hongwu play: --rule sets 红五 house rules; use --option NAME=VALUE with --ruleset zhaopengyou",
+              file=sys.stderr)
+        return 2
+    try:
+        ruleset = zhaopengyou(**parse_options(list(getattr(ns, "option", None) or [])))
+    except (TypeError, ValueError) as exc:
+        print(f"hongwu play: {exc}", file=sys.stderr)
+        return 2
     n = ruleset.players
     seats = ns.seats or ["basic"] * n
     if ns.speed != "instant" or "human" in seats:
@@ -63,6 +112,12 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     players = [make_player(manager, kind, seat, ns.ai_budget,
                            seed=(match_seed(base, 10_000 + seat) if base is not None else seat))
                for seat, kind in enumerate(seats)]
+    from ai_plugins.hookspecs import DEFAULT_RULESETS
+
+    for seat, p in enumerate(players):
+        if p.ai is not None and "zhaopengyou" not in tuple(getattr(p.ai, "rulesets", DEFAULT_RULESETS)):
+            print(f"hongwu play: note: seat {seat}: {seats[seat]} does not play 找朋友; basic plays that seat",
+                  file=sys.stderr)
     match = ZpyMatch(ruleset, seed=ns.seed, max_hands=ns.hands if ns.hands is not None else max_hands)
 
     def report(hand) -> None:

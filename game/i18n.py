@@ -9,6 +9,7 @@ that switching language with :func:`set_language` takes effect at the next frame
 """
 from __future__ import annotations
 
+import functools
 import gettext
 import locale
 import logging
@@ -96,3 +97,18 @@ def translate_reason(text: str) -> str:
 
 
 set_language("en")
+
+
+def translate_in(lang: str, message: str) -> str:
+    """``message`` (an English msgid) in the catalog of ``lang`` (``"zh"`` / ``"en"``),
+    whatever language is in force; the msgid itself when that catalog lacks it or is missing
+    (used to recognise a quick phrase sent in another language, ``game.chat``)."""
+    return _catalog(lang).gettext(message)
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES) + 1)
+def _catalog(lang: str) -> gettext.NullTranslations:
+    try:
+        return gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[lang])
+    except OSError:
+        return gettext.NullTranslations()

@@ -94,7 +94,8 @@ def _remote_options(ns: argparse.Namespace, menu: bool = False) -> Any:
                    save_settings=False, menu=menu,
                    max_frames=getattr(ns, "max_frames", None),
                    plugin_dirs=list(getattr(ns, "plugin_dir", None) or []),
-                   user_plugins=not getattr(ns, "no_user_plugins", False))
+                   user_plugins=not getattr(ns, "no_user_plugins", False),
+                   recorder=getattr(ns, "career_recorder", None))
 
 
 def _remote_app_class() -> Any:
@@ -139,5 +140,8 @@ def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Register ``hongwu join`` (:func:`net.cli.add_join_parser`) with the pygame window."""
-    return net_cli.add_join_parser(subparsers, HOOKS)
+    """Register ``hongwu join`` (:func:`net.cli.add_join_parser`) with the pygame window,
+    plus ``--profile NAME`` (the window records the hands it plays for that profile)."""
+    from .career.cli import add_join_profile
+
+    return add_join_profile(net_cli.add_join_parser(subparsers, HOOKS))

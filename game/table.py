@@ -103,9 +103,27 @@ def make_ai_players(kinds: Sequence[str], *, seed: int | None, budget_s: float =
     except ImportError as exc:
         log.warning("ai_plugins unavailable (%s): AI seats pick the first legal option", exc)
         return {s: FirstLegalPlayer(s, seeds[s]) for s, k in enumerate(kinds) if k != HUMAN}
+    from ai_plugins.faults import FaultLedger
+
     manager = AIManager(plugin_dirs=plugin_dirs, ai_specs=ai_specs, user_dir=user_plugins)
     report_problems(manager.problems, log)
-    return {s: make_player(manager, k, s, budget_s, seeds[s]) for s, k in enumerate(kinds) if k != HUMAN}
+    ledger = FaultLedger()  # one per table: an AI dropped for one seat is dropped for all
+    return {s: make_player(manager, k, s, budget_s, seeds[s], ledger=ledger)
+            for s, k in enumerate(kinds) if k != HUMAN}
+
+
+def report_faults(players: Any) -> None:
+    """Log one warning block telling, per AI, the decisions it lost to the stand-in and why
+    (``ai_plugins.faults.format_fault_summary``); nothing when no AI lost any."""
+    ledgers = {id(lg): lg for lg in (getattr(p, "ledger", None) for p in players) if lg is not None}
+    if not ledgers:
+        return
+    from ai_plugins.faults import format_fault_summary, merge_reports
+
+    lines = format_fault_summary(merge_reports(lg.as_dict() for lg in ledgers.values()),
+                                 verbose=log.isEnabledFor(logging.INFO))
+    if lines:
+        log.warning("AI faults this game:\n%s", "\n".join(lines))
 
 
 class LocalTable:
@@ -154,6 +172,9 @@ class LocalTable:
         self.players = players if players is not None else make_ai_players(
             kinds, seed=seed, budget_s=budget_s, plugin_dirs=plugin_dirs, ai_specs=ai_specs,
             user_plugins=user_plugins)
+        if not names:  # an AI's display name is its resolved name (as in 'hongwu ai list')
+            self.names = tuple(str(getattr(self.players.get(i), "name", k) or k)
+                               for i, k in enumerate(kinds))
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="hongwu-ai")
         self._pending: tuple[int, Any, concurrent.futures.Future] | None = None
         self._outbox: list[Any] = []
@@ -227,6 +248,7 @@ class LocalTable:
                     closer()
                 except Exception:  # pragma: no cover - a plugin's problem, not ours
                     log.exception("closing an AI player failed")
+        report_faults(self.players.values())
 
     # -- internals ---------------------------------------------------------------------------
     @property

@@ -289,6 +289,23 @@ def _add_ai_options(p: argparse.ArgumentParser) -> None:
 
 
 # ============================================================================ host
+def _capturing(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``run`` with AI plugins' printed output captured and logged (``ai_plugins.capture``),
+    so that it never mixes with what the command prints; ``run`` itself when ``ai_plugins``
+    is not installed."""
+    def captured(ns: argparse.Namespace) -> int:
+        try:
+            from ai_plugins.capture import capture_output
+        except ImportError:  # pragma: no cover - net without ai_plugins
+            return run(ns)
+        with capture_output():
+            return run(ns)
+
+    captured.__doc__ = run.__doc__
+    captured.__name__ = run.__name__
+    return captured
+
+
 def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argparse.ArgumentParser:
     """Register ``hongwu host`` on ``subparsers``; without ``hooks`` (no client) only
     ``--headless`` runs."""
@@ -343,7 +360,7 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("--verbose", "-v", action="store_true", help="log connections and hands")
     _add_ai_options(p)
     _add_client_ui_options(p)
-    p.set_defaults(func=run_host, client_hooks=hooks)
+    p.set_defaults(func=_capturing(run_host), client_hooks=hooks)
     return p
 
 
@@ -623,7 +640,7 @@ def add_join_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("--verbose", "-v", action="store_true", help="log network activity")
     _add_ai_options(p)
     _add_client_ui_options(p)
-    p.set_defaults(func=run_join, client_hooks=hooks)
+    p.set_defaults(func=_capturing(run_join), client_hooks=hooks)
     return p
 
 

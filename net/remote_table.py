@@ -10,7 +10,7 @@ thread and offers the synchronous interface the pygame client polls every frame:
   ``poll()`` (engine events for this seat, released together with the view that reflects
   them); ``next_hand()`` (sends ``ready``); ``totals()``; ``close()``;
 - extras for the network: ``ready()``, ``set_auto()``/``auto``, ``fill()``, ``list_ais()``,
-  ``sit()``, ``chat()``, ``table`` (last ``Table`` map), ``turn`` (last ``Turn`` map),
+  ``sit()``, ``chat()``, ``take_chats()`` (chat lines as maps), ``table`` (last ``Table`` map), ``turn`` (last ``Turn`` map),
   ``countdown()`` (the host's turn timer, counted down locally),
   ``notices()`` (human-readable lines: auto-play switches, chat, reconnects), ``connected``,
   ``wait_for_hand()``.
@@ -38,6 +38,9 @@ from .protocol import ErrorCode
 from .viewsync import ViewTracker
 
 log = logging.getLogger(__name__)
+
+CHAT_KEEP = 200
+"""Chat lines held for ``take_chats`` between two calls (older ones are dropped)."""
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,9 @@ class RemoteTable:
         self._pending: list[tuple[int, Any]] = []  # (n, event) waiting for their view
         self._outbox: list[Any] = []
         self._notices: list[str] = []
+        self._chats: list[dict[str, Any]] = []
+        self.chat_in_notices = True  # a window with a chat panel sets False (take_chats)
+        self.last_error: str | None = None  # the error name of the last request refused
         self._hand_seen = 0
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
@@ -212,7 +218,13 @@ class RemoteTable:
                 state = "on" if params["on"] else "off"
                 self._notice(f"auto-play {state} for {who} ({params['reason']})")
             elif method == "chat":
-                self._notice(f"{params['name']}: {params['text']}")
+                line = {"seat": params.get("seat"), "name": str(params.get("name", "")),
+                        "text": str(params.get("text", ""))}
+                with self._lock:
+                    self._chats.append(line)
+                    del self._chats[:-CHAT_KEEP]
+                if self.chat_in_notices:
+                    self._notice(f"{line['name']}: {line['text']}")
             elif method == "goodbye":
                 self.goodbye = params.get("error")
         except Exception:
@@ -340,6 +352,7 @@ class RemoteTable:
         """(result, None) or (None, reason); the reason is an engine ``Refusal`` when the
         host's error carried a coded refusal, else plain text."""
         client = self._client
+        self.last_error = None
         if self.closed:
             return None, "the table is closed"
         if client is None or client.closed.is_set():
@@ -348,6 +361,7 @@ class RemoteTable:
             return self._run(client.call(method, params or {}, timeout=self.timeout),
                              self.timeout + 1), None
         except RemoteError as exc:
+            self.last_error = exc.name
             return None, codec.refusal_in(exc.refusal, exc.message) or exc.message
         except (ConnectionClosed, OSError) as exc:
             return None, f"connection lost: {exc}"
@@ -444,8 +458,18 @@ class RemoteTable:
         return err
 
     def chat(self, text: str) -> str | None:
-        """Say ``text`` to the table; None or why not."""
+        """Say ``text`` to the table; None or why not (over the host's chat budget
+        ``last_error`` is then ``"RATE_LIMITED"``: PROTOCOL.md section 9)."""
         return self._request("chat", {"text": text})[1]
+
+    def take_chats(self) -> list[dict[str, Any]]:
+        """The ``chat`` notifications since the last call, oldest first, as
+        ``{"seat": int|None, "name": str, "text": str}`` maps (at most :data:`CHAT_KEEP`
+        are held between calls; the oldest go first).  With ``chat_in_notices`` (the default)
+        each is also a ``notices()`` line ``"name: text"``."""
+        with self._lock:
+            out, self._chats = self._chats, []
+        return out
 
     def notices(self) -> list[str]:
         """Human-readable lines since the last call (auto-play, chat, connection)."""

@@ -9,3 +9,4 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import tempfile as _tempfile
 
 os.environ["HONGWU_CONFIG_DIR"] = _tempfile.mkdtemp(prefix="hongwu-test-config-")
+os.environ["HONGWU_DATA_DIR"] = _tempfile.mkdtemp(prefix="hongwu-test-data-")  # the career database

@@ -113,3 +113,76 @@ def test_tutorial_plugin_works(tmp_path):
         game, players = play_one(manager, ["greedy", "basic", "greedy", "basic"], seed=seed,
                                  budget_s=2.0)
         assert not players[0].faults and not players[2].faults
+
+
+def _examples(text: str) -> dict[str, str]:
+    """``{title: code}`` for every python block starting with ``# example: title``."""
+    out = {}
+    for block in _python_blocks(text):
+        first = block.splitlines()[0] if block else ""
+        if first.startswith("# example:"):
+            out[first.split(":", 1)[1].strip()] = block
+    return out
+
+
+def test_engine_api_examples_run(tmp_path):
+    """Every ``# example:`` block of PLUGINS.md runs as written (the testing example with the
+    tutorial's greedy.py in PLUGIN_DIR)."""
+    text = DOC.read_text(encoding="utf-8")
+    examples = _examples(text)
+    assert {"cards", "card order", "patterns", "testing an AI", "logging"} <= set(examples)
+    greedy = [b for b in _python_blocks(text) if b.startswith("# file: greedy.py")][0]
+    (tmp_path / "greedy.py").write_text(greedy, encoding="utf-8")
+    for title, code in examples.items():
+        exec(compile(code, f"PLUGINS.md example {title}", "exec"),
+             {"PLUGIN_DIR": str(tmp_path), "__name__": "plugins_md_example"})
+
+
+def test_engine_api_section_names_what_plugins_need():
+    text = _section(DOC.read_text(encoding="utf-8"), "The engine API a plugin needs")
+    for needle in ("parse_cards", "Card.parse", 'Card("10H")', "classify(cards, ctx) -> Pattern",
+                   "Component", "TrumpContext", "context(trump)", "make_deck(decks)",
+                   "Game.new(ruleset=None, seed=None, first_bidder=None, hand_no=1) -> Game",
+                   "make_player(manager, name, seat, budget_s=2.0, seed=None",
+                   "play_hand(game, players) -> Settlement"):
+        assert needle in text, needle
+    # the documented signatures are the real ones
+    from ai_plugins.runner import make_player as mp, play_hand as ph
+    from engine.state import Game
+
+    assert list(inspect.signature(Game.new).parameters) == ["ruleset", "seed", "first_bidder",
+                                                             "hand_no"]
+    assert list(inspect.signature(mp).parameters)[:5] == ["manager", "name", "seat", "budget_s",
+                                                          "seed"]
+    assert list(inspect.signature(ph).parameters)[:2] == ["game", "players"]
+
+
+def test_builtin_import_paths_and_reserved_names_are_documented_and_true():
+    from ai_plugins.base import RESERVED_NAMES
+
+    text = _section(DOC.read_text(encoding="utf-8"), "How plugins are found")
+    rows = re.findall(r"^\| `(\w+)` \| `([\w.]+)` \| `([\w.]+:\w+)` \|$", text, re.M)
+    assert {r[0] for r in rows} == {"basic", "random", "expert"}
+    m = manager_for()
+    for name, module, factory in rows:
+        assert m.resolve(module + ":").name == name
+        assert m.resolve(factory).name == factory
+        assert f"`{module}`" in text
+    for name in RESERVED_NAMES:
+        assert f"`{name}`" in text.split("**Reserved names.**")[1].split("\n\n")[0]
+
+
+def test_safety_rules_state_the_thresholds_the_code_uses():
+    from ai_plugins import capture, faults, runner
+
+    text = DOC.read_text(encoding="utf-8")
+    safety = " ".join(_section(text, "Safety rules: time budget and faults").split())
+    assert f"**{runner.DEFAULT_MAX_FAULTS} faults**" in safety
+    assert (f"**{faults.DROP_AFTER_TIMEOUTS} time-outs or {faults.DROP_AFTER_FAULTS} faults**"
+            in safety)
+    printing = " ".join(_section(text, "Printing and logging").split())
+    assert f"first {capture.INFO_LINES_PER_HAND} lines" in printing
+    assert f"at most {capture.INFO_LINES_PER_RUN} INFO lines" in printing
+    assert f"up to {capture.KEPT_LINES_PER_HAND:,} at DEBUG" in printing
+    assert f"cut at {capture.LINE_CHARS} characters" in printing
+    assert "hongwu.ai.<your AI's name>" in printing and "getLogger(__name__)" in printing

@@ -68,14 +68,14 @@ def test_name_clash_is_reported_not_resolved(tmp_path, caplog):
     write_plugin(tmp_path / "two", "z", GOOD.format(name="basic", version="3"))
     with caplog.at_level("WARNING", logger="ai_plugins.manager"):
         m = manager_for(tmp_path / "one", tmp_path / "two")
-    assert set(m.clashes()) == {"twin", "basic"}
+    assert set(m.clashes()) == {"twin"}
     assert "twin" in caplog.text and "x.py" in caplog.text and "y.py" in caplog.text
     with pytest.raises(AIClashError) as err:
         m.get("twin")
     assert "x.py" in str(err.value) and "y.py" in str(err.value)
-    with pytest.raises(AIClashError) as err:
-        m.get("basic")
-    assert "built-in" in str(err.value) and "z.py" in str(err.value)
+    # a reserved name does not shadow the built-in: refused with a problem naming the file
+    assert m.get("basic").kind == "built-in"
+    assert any("z.py" in p and "reserved name 'basic'" in p for p in m.problems)
     # a clashing name cannot take a seat: the seat is played by the fallback, and says why
     game, players = play_one(m, ["twin", "random", "random", "random"], seed=2)
     assert players[0].disabled and players[0].faults[0].kind == "factory"
@@ -218,12 +218,16 @@ def test_ai_list_cli(tmp_path, capsys, installed_dist):
 
 
 def test_ai_list_cli_reports_clashes(tmp_path, capsys):
-    write_plugin(tmp_path, "dup", GOOD.format(name="random", version="5"))
-    code = hongwu_main(["ai", "list", "--no-user-plugins", "--plugin-dir", str(tmp_path)])
+    write_plugin(tmp_path / "a", "dup", GOOD.format(name="twin", version="5"))
+    write_plugin(tmp_path / "b", "dup2", GOOD.format(name="twin", version="6"))
+    write_plugin(tmp_path / "b", "shadow", GOOD.format(name="random", version="5"))
+    code = hongwu_main(["ai", "list", "--no-user-plugins", "--plugin-dir", str(tmp_path / "a"),
+                        "--plugin-dir", str(tmp_path / "b")])
     out, err = capsys.readouterr()
     assert code == 1
-    assert "! random" in out
-    assert "'random' is registered by 2 sources" in err and "dup.py" in err and "built-in" in err
+    assert "! twin" in out and "! random" not in out
+    assert "'twin' is registered by 2 sources" in err and "dup.py" in err and "dup2.py" in err
+    assert "shadow.py" in err and "reserved name 'random'" in err
 
 
 def test_a_broken_plugin_is_reported_once(tmp_path, capsys, caplog):

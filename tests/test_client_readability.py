@@ -309,9 +309,34 @@ def test_play_with_an_unknown_ai_exits_2_naming_it(monkeypatch, capsys):
 
 
 def test_play_with_a_clashing_ai_exits_2_naming_both_sources(tmp_path, monkeypatch, capsys):
-    folder = tmp_path / "plugins"
-    folder.mkdir()
-    (folder / "mybasic.py").write_text(textwrap.dedent("""
+    for sub, stem in (("one", "mytwin"), ("two", "othertwin")):
+        folder = tmp_path / sub
+        folder.mkdir()
+        (folder / f"{stem}.py").write_text(textwrap.dedent("""
+            from ai_plugins import hookimpl
+
+            class Bot:
+                def __init__(self, settings):
+                    self.settings = settings
+
+            @hookimpl
+            def register_ais(register):
+                register("twin", Bot, "9.9")
+            """), encoding="utf-8")
+    _no_window(monkeypatch)
+    code = hongwu_main(["play", "--seats", "human,twin,twin,twin", "--no-user-plugins",
+                        "--plugin-dir", str(tmp_path / "one"), "--plugin-dir", str(tmp_path / "two")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "'twin'" in err and "mytwin.py" in err and "othertwin.py" in err
+    assert err.count("\n") == 1  # one message for the three seats
+
+
+def test_a_plugin_cannot_take_the_name_basic(tmp_path, monkeypatch, capsys):
+    """A reserved name is refused (PLUGINS.md): the built-in keeps it, the seats resolve."""
+    from game.app import seat_errors
+
+    (tmp_path / "mybasic.py").write_text(textwrap.dedent("""
         from ai_plugins import hookimpl
 
         class Bot:
@@ -322,12 +347,8 @@ def test_play_with_a_clashing_ai_exits_2_naming_both_sources(tmp_path, monkeypat
         def register_ais(register):
             register("basic", Bot, "9.9")
         """), encoding="utf-8")
-    _no_window(monkeypatch)
-    code = hongwu_main(["play", "--seats", "human,basic,basic,basic", "--no-user-plugins", "--plugin-dir", str(folder)])
-    err = capsys.readouterr().err
-    assert code == 2
-    assert "'basic'" in err and "built-in" in err and "mybasic.py" in err
-    assert err.count("\n") == 1  # one message for the three seats
+    assert seat_errors(Options(seats=["human", "basic", "basic", "basic"], user_plugins=False,
+                               plugin_dirs=[str(tmp_path)])) == []
 
 
 def test_menu_start_does_not_check_saved_seats(monkeypatch):

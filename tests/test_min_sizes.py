@@ -216,6 +216,37 @@ def _zpy_tour(size, lang, log):
     return seen
 
 
+class _ChatTable:
+    """A stand-in for the chat side of a RemoteTable (lines already heard, three others)."""
+
+    def __init__(self) -> None:
+        self.seat, self.name, self.chat_in_notices = 0, "Me", True
+        self.table = {"seats": [{"kind": "human", "name": "Me"}, {"kind": "human", "name": "Bea"},
+                                {"kind": "human", "name": "Cai"}, {"kind": "human", "name": "Dov"}]}
+        self.inbox = [{"seat": 1, "name": "Bea", "text": "快点吧！"}, {"seat": 2, "name": "Cai", "text": ":heart:"},
+                      {"seat": 3, "name": "Dov", "text": "a rather long line to wrap over the history " * 3},
+                      {"seat": 0, "name": "Me", "text": "Well played!"}]
+
+    def chat(self, text):
+        return None
+
+    def take_chats(self):
+        out, self.inbox = self.inbox, []
+        return out
+
+
+def _chat_checks(size, texts, buttons, screen):
+    lo_t, lo_b = min_text(*size), min_button(*size)
+    small = sorted({(t, px) for t, px in texts if px < lo_t and t.strip()})
+    assert not small, f"chat text under {lo_t} px: {small}"
+    low = [(b.key, b.rect.h) for b in buttons if b.rect.h < lo_b]
+    assert not low, f"chat buttons under {lo_b} px: {low}"
+    for i, a in enumerate(buttons):
+        assert screen.contains(a.rect), (a.key, a.rect)
+        for b in buttons[i + 1:]:
+            assert not a.rect.colliderect(b.rect), (a.key, b.key)
+
+
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_zpy_screens_are_big_enough(size, lang, drawn):
@@ -236,3 +267,66 @@ def test_zpy_screens_are_big_enough(size, lang, drawn):
                 assert not a.rect.colliderect(b.rect), (name, a.key, b.key)
     assert not small, f"text under {lo_t} px: {small[:60]}"
     assert not low, f"buttons under {lo_b} px: {low}"
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_chat_panel_at_the_table_is_big_enough(size, lang, drawn):
+    import time
+
+    from tests.client_driver import make_app
+
+    from game.chat import ChatSession
+    from game.chat_panel import ChatPanel
+
+    app = make_app(size=size, lang=lang)
+    try:
+        app.step()
+        scene = app.scene
+        session = ChatSession(_ChatTable(), time.monotonic)
+        scene.attach_chat(ChatPanel(session, app.window.get_size))
+        scene.chat.toggle()
+        app.step()
+        assert scene.chat.is_open and len(session.visible()) == 4 and set(session.bubbles) == {0, 1, 2, 3}
+        scene.invalidate()
+        app.step()
+        chat = scene.chat
+        fonts.clear_cache()
+        del drawn[:]  # what the chat draws (panel and bubbles), not the cards' own faces
+        scene._draw_chat(pygame.Surface(size), pygame.Rect((0, 0), size))
+        keys = {b.key for b in chat.buttons}
+        assert {"chat:send", "chat:close", "chat:phrase:hurry", "chat:emote:smile", "chat:mute:2"} <= keys
+        _chat_checks(size, drawn, chat.buttons, pygame.Rect((0, 0), size))
+        assert chat.field.rect.h >= min_button(*size)
+        assert not chat.rect.colliderect(scene.layout.toolbar)
+        assert any("Bea" in t for t, _px in drawn)  # the history was drawn
+        # bubbles stay on screen, off the open panel and off each other
+        rects = list(scene._bubble_rects().values())
+        for i, r in enumerate(rects):
+            assert pygame.Rect((0, 0), size).contains(r) and not r.colliderect(chat.rect), r
+            assert not any(r.colliderect(o) for o in rects[i + 1:]), rects
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_chat_panel_in_the_lan_lobby_is_big_enough(lang, drawn, monkeypatch):
+    pytest.importorskip("net.remote_table")
+    from game.app import App, Options
+
+    loopback_lan(monkeypatch)
+    app = App(Options(menu=True, lang=lang, speed="instant", audio=False, save_settings=False, user_plugins=False,
+                      size=(800, 480)))
+    try:
+        scr = open_host_lobby(app)
+        assert any(b.key == "chat" for b in scr.buttons)
+        scr.on_button(next(b for b in scr.buttons if b.key == "chat"))
+        assert scr.chat_panel.is_open
+        fonts.clear_cache()
+        del drawn[:]
+        scr.invalidate()
+        app.step()
+        _chat_checks((800, 480), drawn, scr.chat_panel.buttons, pygame.Rect(0, 0, 800, 480))
+        assert any(t in ("Chat", "聊天") for t, _px in drawn)
+    finally:
+        app.close()

@@ -21,10 +21,10 @@ from tests.client_driver import loopback_lan, open_host_lobby, make_app, throw_t
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: ASCII words allowed on a Chinese screen: key names, "AI", "English" (the language button names
-#: the language it switches to), units, the placeholder names the
+#: ASCII words allowed on a Chinese screen: key names, "AI", "English" / "EN" (the language button
+#: names the language it switches to; "EN" when the toolbar is short of room), units, the placeholder names the
 #: tests give and a plugin's own name (shown as it registered).
-ALLOWED = {"AI", "English", "Esc", "Enter", "Space", "Backspace", "Tab", "Ctrl", "Shift", "Alt", "Home", "End",
+ALLOWED = {"AI", "English", "EN", "Esc", "Enter", "Space", "Backspace", "Tab", "Ctrl", "Shift", "Alt", "Home", "End",
            "Ann", "Bob", "PgUp", "PgDn", "ms", "px", "fps", "LAN", "IP", "TCP", "UDP", "myplug", "F1", "F11"}
 WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -236,3 +236,52 @@ def test_lan_join_screen_with_a_table_found_in_chinese(drawn, monkeypatch):
         app.close()
     assert any("Ann" in t for t in drawn)
     assert not english(drawn), english(drawn)
+
+
+def test_chat_panel_bubbles_and_notes_in_chinese(drawn):
+    """The chat panel (title, mute row, quick phrases, emote names in the history, notes,
+    join/leave lines, the placeholder) and the bubbles, in Chinese."""
+    from game.chat import ChatSession
+    from game.chat_panel import ChatPanel
+
+    class Talk:
+        """The chat side of a RemoteTable: an English speaker's phrase and emote arrive."""
+
+        seat, name, chat_in_notices = 0, "Ann", True
+        table = {"seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
+                           {"kind": "ai", "name": "basic AI"}, {"kind": "empty"}]}
+
+        def __init__(self):
+            self.inbox = [{"seat": 1, "name": "Bob", "text": "Well played!"},
+                          {"seat": 1, "name": "Bob", "text": ":star:"}]
+
+        def chat(self, text):
+            return "RATE_LIMITED"
+
+        def take_chats(self):
+            out, self.inbox = self.inbox, []
+            return out
+
+    app = make_app(lang="zh")
+    try:
+        app.step()
+        talk = Talk()
+        session = ChatSession(talk, time.monotonic)
+        app.scene.attach_chat(ChatPanel(session, app.window.get_size))
+        app.step()
+        assert 1 in session.bubbles  # Bob's star at his seat
+        talk.table = {"seats": [dict(s) for s in talk.table["seats"]]}
+        talk.table["seats"][3] = {"kind": "human", "name": "Cy"}
+        app.scene.chat.toggle()
+        session.send("你好")  # refused by the host: a note
+        for _ in range(3):
+            app.scene.invalidate()
+            app.step()
+        assert any("打得好" in t for t in drawn)  # Bob's English phrase, listed in Chinese
+        assert any("厉害" in t for t in drawn) and any("屏蔽" in t for t in drawn)
+        assert any("主机拒绝" in t for t in drawn) and any("入座" in t for t in drawn)
+    finally:
+        app.close()
+    left = english(t.replace("Bob", "").replace("Ann", "").replace("Cy", "").replace("RATE_LIMITED", "")
+                   for t in drawn)
+    assert not left, left

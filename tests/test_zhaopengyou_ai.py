@@ -286,3 +286,74 @@ def test_arena_on_zhaopengyou_rotates_five_seats_and_reports_level_gains():
     assert "levels/hand" in format_summary(summary)[1]
     again = run_arena(config, jobs=1)
     assert again == summary  # reproducible
+
+
+def test_cli_options_are_the_zhaopengyou_options(capsys):
+    from game.cli import main
+
+    args = ["play", "--ruleset", "zhaopengyou", "--hands", "1", "--speed", "instant", "--seed", "2",
+            "--no-user-plugins"]
+    assert main(args + ["--option", "counter_declare=off", "--option", "must_play_levels=5,K"]) == 0
+    assert capsys.readouterr().out.startswith("hand 1: dealer ")
+    assert main(args + ["--option", "counter_declare=maybe"]) == 2
+    assert "counter_declare" in capsys.readouterr().err
+    assert main(args + ["--option", "nonsense"]) == 2
+    assert "NAME=VALUE" in capsys.readouterr().err
+    assert main(args + ["--rule", "base_score=3"]) == 2  # 红五's house rules do not apply
+    assert main(["play", "--seats", "basic,basic,basic,basic", "--hands", "1", "--option", "step=1"]) == 2
+
+
+def test_the_plugins_md_example_plays_zhaopengyou(tmp_path):
+    import re
+
+    text = (ROOT / "PLUGINS.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class FriendlyAI" in b)
+    write_plugin(tmp_path, "friendly", block + '''
+@hookimpl
+def register_ais(register):
+    register("friendly", lambda settings: FriendlyAI())
+''')
+    manager = manager_for(tmp_path)
+    match = ZpyMatch(seed=2, max_hands=2)
+    players = _players(manager, ["friendly"] * 5)
+    play_match(match, players)
+    assert all(not p.faults for p in players)
+    assert any(p.decisions > p.fallbacks for p in players)  # it made decisions of its own
+
+
+def test_a_plugin_gets_a_private_zhaopengyou_view(tmp_path):
+    write_plugin(tmp_path, "meddler", """
+        from engine.zhaopengyou_view import ZpyView
+
+        class Meddler:
+            rulesets = ("hongwu", "zhaopengyou")
+            def _spoil(self, view):
+                with open(LOG, "a") as fh:
+                    fh.write(f"{type(view).__name__} {isinstance(view, ZpyView)}" + chr(10))
+                object.__setattr__(view, "hand", ())
+                view.__dict__["levels"] = (14,) * 5
+
+            def choose_declaration(self, view, options):
+                self._spoil(view)
+                return None
+
+            def choose_play(self, view, options):
+                ctx = view.ctx
+                self._spoil(view)
+                object.__setattr__(ctx, "VAL", ())  # its own copy of the card order
+                return None
+
+        @hookimpl
+        def register_ais(register):
+            register("meddler", lambda settings: Meddler())
+    """.replace("LOG", repr(str(tmp_path / "seen.txt"))))
+    manager = manager_for(tmp_path)
+    hand = ZpyHand.new(seed=6)
+    levels = hand.levels
+    players = _players(manager, ["meddler"] * 5)
+    play_hand(hand, players)
+    assert hand.is_over and hand.levels == levels
+    assert all(not p.faults for p in players)
+    assert hand.ctx.VAL and sum(hand.points_won) + sum(c.points for c in hand.kitty) == 300
+    seen = set((tmp_path / "seen.txt").read_text().splitlines())
+    assert seen == {"PrivateZpyView True"}  # asked, with a private 找朋友 view each time

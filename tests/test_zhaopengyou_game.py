@@ -469,3 +469,48 @@ def test_bad_actions_leave_the_state_unchanged():
             hand.apply(bad)
     assert hand.__dict__.keys() == snapshot.keys()
     assert hand.dealt == snapshot["dealt"] and hand.events == snapshot["events"]
+
+
+def test_clone_and_from_view_replay_the_same_hand():
+    rng = random.Random(4)
+    hand = ZpyHand.new(seed=44)
+    to_play(hand, rng)
+    for _ in range(37):  # into the hand, past a few tricks
+        hand.apply(Play(hand.to_act, hand.play_options().sample(rng)))
+    twin = hand.clone()
+    seat = hand.to_act
+    view = hand.view(seat)
+    rebuilt = ZpyHand.from_view(view, [hand.hands[s] for s in range(5)], kitty=hand.kitty)
+    moves = random.Random(9)
+    while not hand.is_over:
+        play = hand.play_options().sample(moves)
+        for h in (hand, twin, rebuilt):
+            h.apply(Play(h.to_act, play))
+    assert twin.settlement == hand.settlement == rebuilt.settlement
+    assert twin.friend == hand.friend == rebuilt.friend
+    with pytest.raises(ValueError):
+        ZpyHand.from_view(view, [hand.hands[s] for s in range(5)])  # sizes no longer match
+
+
+def test_friend_points_before_the_reveal_and_the_lone_dealer():
+    found_friend = found_alone = False
+    for seed in range(60):
+        hand = ZpyHand.new(seed=seed)
+        rng = random.Random(seed)
+        play_out(hand, rng)
+        rev = [e for e in hand.events if isinstance(e, FriendRevealed)]
+        assert len(rev) == 1  # told once: at the Nth copy, or at the end when it never came
+        if hand.friend is not None:
+            k = rev[0].trick_no  # tricks finished before the trick of the reveal
+            want = sum(t.points for t in hand.tricks[:k - 1] if t.winner == hand.friend)
+            assert hand.friend_points_before == want
+            assert hand.settlement.dealer_side == tuple(sorted((hand.dealer, hand.friend)))
+            found_friend = True
+        else:
+            assert hand.alone and rev[0].alone and rev[0].seat == hand.dealer
+            assert hand.settlement.dealer_side == (hand.dealer,)
+            assert all(hand.view(s).friend is None and hand.view(s).alone for s in range(5))
+            found_alone = True
+        if found_friend and found_alone:
+            return
+    pytest.fail("60 random hands gave no friend or no lone dealer")

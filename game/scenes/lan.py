@@ -14,6 +14,8 @@ themselves).  Nothing here knows the protocol.
   (``HOST[:PORT]``; ``connect``); then the same lobby (``ready``).
 
 The hand starts when every seated player is ready; the table then opens (``App.start_remote``).
+In the lobby the Chat button (or T) opens the chat panel (:mod:`game.chat_panel`); its history
+and mutes go on at the table.
 Connecting runs on a worker thread, so the window never freezes.  Buttons: ``back`` always.
 """
 from __future__ import annotations
@@ -91,12 +93,15 @@ class LanScreen(Screen):
         self._job: concurrent.futures.Future | None = None
         self._discovery: concurrent.futures.Future | None = None
         self._seen_table: Any = None
+        self.chat: Any = None  # game.chat.ChatSession once connected
+        self.chat_panel: Any = None
         if session is not None:
             # Already connected (``hongwu host`` opens its window here): ``(HostHandle or
             # None, RemoteTable)``; straight to the lobby, both are closed with this screen.
             self.handle, self.table = session
             self.name = getattr(self.table, "name", None) or self.name
             self.state = "lobby"
+            self._start_chat()
             if mode == "join" and self.table.seat is not None:
                 self.table.ready(True)
         elif mode == "host":
@@ -196,6 +201,7 @@ class LanScreen(Screen):
             try:
                 self.handle, self.table = job.result()
                 self.state = "lobby"
+                self._start_chat()
                 if self.mode == "join" and self.table.seat is not None:
                     self.table.ready(True)
             except Exception as exc:
@@ -204,22 +210,49 @@ class LanScreen(Screen):
                 self.error = _("Could not connect: {reason}").format(reason=exc) if self.mode == "join" else \
                     _("Could not host: {reason}").format(reason=exc)
             self.invalidate()
+        if self.chat_panel is not None and self.chat_panel.update():
+            self.invalidate()
         if self.table is not None:
             if self.table.table != self._seen_table:
                 self._seen_table = self.table.table
                 self.invalidate()
             if self.table.wait_for_hand(0):
-                table, handle = self.table, self.handle
+                table, handle, chat = self.table, self.handle, self.chat
                 self.table = self.handle = None
                 self._pool.shutdown(wait=False)
-                self.app.start_remote(table, lan=handle)
+                self._stop_chat()
+                self.app.start_remote(table, lan=handle, chat=chat)
             elif not self.table.connected and self.table.goodbye is not None:
                 self.error = _("Disconnected by the host")
                 self._close_table()
                 self.state = "find" if self.mode == "join" else "error"
+                if self.state == "find":  # the address field types again (the chat stopped text input)
+                    try:
+                        pygame.key.start_text_input()
+                    except Exception:  # pragma: no cover
+                        pass
                 self.invalidate()
 
+    def _start_chat(self) -> None:
+        """The chat of the table just joined (a session shared with the table later)."""
+        import time
+
+        from game.chat import ChatSession
+        from game.chat_panel import ChatPanel
+
+        if self.table is None or not callable(getattr(self.table, "take_chats", None)):
+            return
+        self.chat = ChatSession(self.table, time.monotonic)
+        self.chat_panel = ChatPanel(self.chat, lambda: self.size)
+
+    def _stop_chat(self) -> None:
+        if self.chat_panel is not None:
+            self.chat_panel.close()
+        self.chat_panel = None
+
     def _close_table(self) -> None:
+        self._stop_chat()
+        self.chat = None
         table, handle = self.table, self.handle
         self.table = self.handle = None
         try:
@@ -240,7 +273,10 @@ class LanScreen(Screen):
 
     # -- input -------------------------------------------------------------------------------------------
     def handle_event(self, ev: Any) -> None:
-        """Typing the address (join), then the usual buttons."""
+        """The chat panel first (lobby), typing the address (join), then the usual buttons."""
+        if self.chat_panel is not None and self.chat_panel.handle_event(ev):
+            self.invalidate()
+            return
         if self.mode == "join" and self.state == "find":
             if ev.type == pygame.TEXTINPUT:
                 self.address = (self.address + ev.text)[:64]
@@ -280,12 +316,21 @@ class LanScreen(Screen):
         elif key == "ready" and self.table is not None:
             err = self.table.ready(True)
             self.error = err or ""
+        elif key == "chat" and self.chat_panel is not None:
+            self.chat_panel.toggle()
 
     # -- drawing ------------------------------------------------------------------------------------------
     def _panel(self) -> pygame.Rect:
+        """The lobby's box: centred, or left of the open chat panel when there is room."""
         m = self.metrics
-        r = pygame.Rect(0, 0, min(m.w - 2 * m.margin, max(560, round(900 * m.unit))), m.h - 2 * m.margin)
-        r.center = (m.w // 2, m.h // 2)
+        room = m.w
+        chat = self.chat_panel
+        if chat is not None and chat.is_open:
+            chat.layout()
+            if chat.rect.x - 2 * m.margin >= 480:  # else the chat covers part of the lobby
+                room = chat.rect.x
+        r = pygame.Rect(0, 0, min(room - 2 * m.margin, max(560, round(900 * m.unit))), m.h - 2 * m.margin)
+        r.center = (room // 2, m.h // 2)
         return r
 
     def _top(self, panel: pygame.Rect) -> int:
@@ -328,12 +373,19 @@ class LanScreen(Screen):
                     out.append(Button(f"fill:{i}", pygame.Rect(x0 + w - bw, y, bw, bh), label, style="flat"))
                 y += bh + m.gap
             ready = bool(me is not None and self._seats()[me].get("ready"))
+            third = (w - 2 * m.gap) // 3
             if me is not None:  # an observer has nothing to get ready
-                out.append(Button("ready", pygame.Rect(x0 + w // 2 + m.gap, panel.bottom - m.margin * 2 - bh,
-                                                       w // 2 - m.gap, bh),
+                out.append(Button("ready", pygame.Rect(x0 + w - third, panel.bottom - m.margin * 2 - bh,
+                                                       third, bh),
                                   _("Waiting for players…") if ready else _("Ready"), style="primary",
                                   enabled=not ready))
-        bw = (w // 2 - m.gap) if self.state == "lobby" else round(w * 0.4)
+            if self.chat_panel is not None:
+                n = self.chat.unread if self.chat is not None else 0
+                out.append(Button("chat", pygame.Rect(x0 + third + m.gap, panel.bottom - m.margin * 2 - bh,
+                                                      third, bh),
+                                  _("Chat") + (f" ({n})" if n else ""), style="normal",
+                                  selected=self.chat_panel.is_open))
+        bw = (w - 2 * m.gap) // 3 if self.state == "lobby" else round(w * 0.4)
         bx = x0 if self.state == "lobby" else panel.centerx - bw // 2
         out.append(Button("back", pygame.Rect(bx, panel.bottom - m.margin * 2 - bh, bw, bh), _("Back"), style="flat"))
         return out
@@ -396,6 +448,14 @@ class LanScreen(Screen):
                 draw_text(surf, mark + who, m.font, TEXT, (x0 + round(w * 0.18), y + bh // 2), anchor="midleft",
                           max_width=round(w * 0.55))
                 y += bh + m.gap
+
+    def draw(self, surf: pygame.Surface, force: bool = False) -> list[pygame.Rect]:
+        """The screen, then the open chat panel over it."""
+        rects = super().draw(surf, force)
+        if rects and self.chat_panel is not None and self.chat_panel.is_open:
+            self.chat_panel.layout()  # the window size or the language may have changed
+            self.chat_panel.draw(surf)
+        return rects
 
     def _lobby_line(self) -> str:
         if self.handle is not None:

@@ -86,6 +86,8 @@ class TableDraw:
                     if self._notice_sprite is None or self._notice_sprite[0] != key:
                         self._notice_sprite = (key, self._static.subsurface(box).copy())
                     out.append((self._notice_sprite[1], box.topleft, None))
+        if out:
+            self._chat_over_sprites(out)
         return out
 
     def _components(self) -> list[tuple[pygame.Rect, Callable[[pygame.Surface], None]]]:
@@ -141,6 +143,7 @@ class TableDraw:
                 for b in self.buttons:
                     if b.key == "next":
                         b.draw(surf, self.layout.font_size)
+            self._draw_chat(surf, clip)
         surf.set_clip(None)
         return None if damage is None else rects
 

@@ -22,7 +22,10 @@ class TableInput:
 
     # -- input ----------------------------------------------------------------------------------------
     def handle_event(self, ev: pygame.event.Event) -> None:
-        """Mouse, touch and keyboard input (positions in scene pixels)."""
+        """Mouse, touch and keyboard input (positions in scene pixels); the chat panel, when
+        there is one, sees every event first (:meth:`TableChat._chat_event`)."""
+        if self._chat_event(ev):
+            return
         if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
             self._on_key(ev)
             return

@@ -36,7 +36,8 @@ update) combines the parts:
 - :mod:`game.scenes.table_motion` — table events to animations, sounds and announcements;
 - :mod:`game.layout` — the rects for a window size (testable without drawing);
 - :mod:`game.scenes.table_draw` and :mod:`game.scenes.table_buttons` — drawing and buttons;
-- :mod:`game.scenes.table_notices` — where announcements go, and drawing them.
+- :mod:`game.scenes.table_notices` — where announcements go, and drawing them;
+- :mod:`game.scenes.table_chat` — the chat panel and speech bubbles of a LAN table.
 """
 from __future__ import annotations
 
@@ -63,6 +64,7 @@ from game.scenes.play import PlayPanel
 from game.scenes.settle import SettlePanel
 from game.scenes import table_extras as extras
 from game.scenes.table_buttons import TableButtons
+from game.scenes.table_chat import TableChat
 from game.scenes.table_draw import TableDraw
 from game.scenes.table_input import TableInput
 from game.scenes.table_model import _FACTOR, ANIMATIONS, GOOD, INFO, TableModel, _indices
@@ -75,7 +77,7 @@ from game.widgets import ERROR, Button, Toast
 log = logging.getLogger(__name__)
 
 
-class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, TableNotices):
+class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, TableNotices, TableChat):
     """The in-game screen for one :class:`game.table.Table`.
 
     Arguments: ``table``; ``size`` (w, h) in px; ``pace`` (:class:`game.pacing.Pace`);
@@ -265,6 +267,9 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         self.renderer.clear()
         self._static = None
         self._queue_prewarm()
+        if self.chat is not None:
+            self.chat.layout()
+            self._chat_rects = {}
         self.invalidate()
 
     def set_pace(self, pace: Pace) -> None:
@@ -429,6 +434,7 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
             self._refresh()
             self.invalidate(self.layout.message_rect)
         self._run_auto(now)
+        self._chat_update(now)
         self._update_messages(now)
         if self._prewarm and not self.timeline.moving(now):  # only in frames with nothing moving
             self.renderer.prewarm(self._prewarm, 0.003)

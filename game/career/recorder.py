@@ -1,0 +1,137 @@
+"""Recording finished hands for a profile (战绩): the object ``hongwu play`` calls when a hand
+is settled (README "Career"; RULES.md §11, §12)."""
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from engine import replay
+from engine.coins import clamp_coins, raw_change
+from engine.titles import promotions
+
+from game.career.coins_day import StartRefusal, local_day, start_refusal
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What one recorded hand did to the profile: ``record_id``; ``points_before`` /
+    ``points_after`` (accumulated game points); ``coins`` (the profile's clamped change);
+    ``promotions`` (titles newly reached, lowest first, Chinese; empty most hands)."""
+
+    record_id: int
+    points_before: int
+    points_after: int
+    coins: int
+    promotions: tuple[str, ...]
+
+
+class Recorder:
+    """Records every finished hand at a table for profile ``profile`` (a name) in ``store``
+    (a :class:`~game.career.store.Store`), seat ``seat`` (0) being the profile's, also when
+    auto-played (托管). ``stake``: coins per game point (0: no coins). ``clock``: Unix seconds.
+
+    Call :meth:`hand_finished` with the table (a :class:`game.table.LocalTable`, or a LAN
+    ``RemoteTable``) once per settled hand; it commits before returning. :meth:`refusal` says whether the next hand may start (the daily coin cap).
+    Raises CareerError (unknown profile) when built.
+    """
+
+    def __init__(self, store: Any, profile: str, stake: int = 0, seat: int = 0,
+                 clock: Any = time.time) -> None:
+        if stake < 0:
+            raise ValueError("the stake is coins per game point, 0 or more")
+        self.store = store
+        self.profile = store.profile(profile)
+        self.stake = stake
+        self.seat = seat
+        self.clock = clock
+        self.last: Recorded | None = None
+        self._last_game: Any = None  # the game recorded last (kept, so it is never recorded twice)
+
+    def refusal(self) -> StartRefusal | None:
+        """None when the profile may start the next hand, else why not and until when."""
+        return start_refusal(self.store, self.profile.name, self.stake, self.clock())
+
+    def hand_finished(self, table: Any, settlement: Any = None) -> Recorded | None:
+        """Record the settled hand of ``table``; returns what it did, or None when there is
+        nothing new to record: this hand was recorded already, or ``settlement`` (when given)
+        is not the table's current one (it dealt on already).
+
+        A local table (with an engine ``game``) is recorded from its game, the profile at
+        :attr:`seat`. A table without one (a LAN :class:`net.remote_table.RemoteTable`) is
+        recorded from its settled ``view()``, the profile at the table's ``seat``
+        (:func:`engine.replay.lines_from_view`)."""
+        game = getattr(table, "game", None)
+        if game is None:
+            return self._from_view(table, settlement)
+        if getattr(game, "settlement", None) is None:
+            return None
+        if settlement is not None and game.settlement is not settlement:
+            log.warning("hand not recorded: the table has dealt another hand since")
+            return None
+        if game is self._last_game:
+            return None
+        self._last_game = game
+        return self.record_game(game, self._names(table, game.ruleset.players, self.seat))
+
+    def _names(self, table: Any, n: int, me: int) -> list[str]:
+        names = getattr(table, "names", None)
+        names = list(names() if callable(names) else names or getattr(table, "kinds", None) or [])
+        seats = [str(names[i]).replace(" [auto]", "").replace(" [offline]", "") if i < len(names) else f"seat {i}"
+                 for i in range(n)]
+        seats[me] = self.profile.name
+        return seats
+
+    def _from_view(self, table: Any, settlement: Any) -> Recorded | None:
+        view = table.view() if callable(getattr(table, "view", None)) else None
+        me = getattr(table, "seat", None)
+        if view is None or view.settlement is None or view.buried is None or me is None:
+            log.info("hand not recorded: the table shows no settled hand with the kitty")
+            return None
+        if settlement is not None and view.settlement != settlement:
+            log.warning("hand not recorded: the table has dealt another hand since")
+            return None
+        key = (view.hand_no, view.settlement)
+        if key == self._last_game:
+            return None
+        self._last_game = key
+        seats = self._names(table, view.ruleset.players, me)
+        return self._store(view.settlement, view.ruleset, view.trump, None, seats, me,
+                           lambda **extra: "\n".join(replay.lines_from_view(view, **extra)) + "\n")
+
+    def record_game(self, game: Any, seats: list[str]) -> Recorded:
+        """Record a settled engine ``game`` with seat names ``seats`` (the profile's at
+        :attr:`seat`). Raises ValueError when the game is not settled."""
+        if game.settlement is None:
+            raise ValueError("only a settled hand can be recorded")
+        return self._store(game.settlement, game.ruleset, game.trump, game.seed, seats, self.seat,
+                           lambda **extra: replay.dumps(game, **extra))
+
+    def _store(self, s: Any, ruleset: Any, trump: str, seed: int | None, seats: list[str], me: int,
+               text_of: Any) -> Recorded:
+        now = self.clock()
+        day = local_day(now)
+        store = self.store
+        net = store.day_net(self.profile.id, day) if self.stake else 0
+        coins = [clamp_coins(raw_change(g, self.stake), net if i == me else 0) for i, g in enumerate(s.game_points)]
+        when = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(now))
+        text = text_of(seats=seats, time=when, stake=self.stake, coins=coins, seat=me)
+        d = s.dealer
+        before = store.conn.execute("SELECT points FROM profiles WHERE id = ?", (self.profile.id,)).fetchone()[0]
+        opts = ruleset.options
+        rid = store.add_record(self.profile.id, {
+            "time": now, "day": day, "ruleset": ruleset.name,
+            "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__}, "seed": seed, "seats": seats,
+            "seat": me, "dealer": d, "bid": s.bid, "trump": trump,
+            "points": s.trick_points[d] + (s.kitty_points if s.kitty_counted else 0),
+            "dealer_final": s.dealer_final, "game_points": s.game_points, "coins": coins, "stake": self.stake,
+            "my_points": s.game_points[me], "my_coins": coins[me],
+            "red_fives_won": sum(1 for f, t in s.red_fives if t == me),
+            "red_fives_lost": sum(1 for f, t in s.red_fives if f == me),
+            "replay": text})
+        after = before + s.game_points[me]
+        self.last = Recorded(rid, before, after, coins[me], tuple(promotions(before, after)))
+        return self.last
