@@ -1072,7 +1072,12 @@ def _run(ns: argparse.Namespace) -> int:
         from engine.ruleset import zhaopengyou
 
         seats = ns.seats
-        if ns.speed == "instant" and seats is not None and "human" not in seats:
+        if getattr(ns, "rule", None):
+            print("hongwu play: --rule sets 红五 house rules; use --option NAME=VALUE with --ruleset zhaopengyou",
+                  file=sys.stderr)
+            return 2
+        ai_only = ("human" not in seats) if seats is not None else (ns.hands is not None or getattr(ns, "match", False))
+        if ns.speed == "instant" and ai_only:
             from game.headless_match import run as run_zhaopengyou  # five AIs: no window
 
             return run_zhaopengyou(ns)
