@@ -211,7 +211,7 @@ def test_friend_call_explains_a_refused_card():
 
 
 def test_counter_round_by_mouse_and_rebury():
-    """Seat 1 declares weakly; you pass the deal, then counter in the counter round: trump
+    """Seat 1 declares weakly; you pass the deal, then counter (by touch) in the counter round: trump
     changes, you take the kitty and bury 7, and the hand plays to its end."""
     players = {1: WeakDeclarer(1), 2: ZpyFirstLegal(2), 3: ZpyFirstLegal(3), 4: ZpyFirstLegal(4)}
     table = zpy_table(seed=1, players=players)
@@ -232,7 +232,10 @@ def test_counter_round_by_mouse_and_rebury():
             assert v.legal_declarations
             seen.add("counter")
             before = table.game.trump
-            press(app, "declare:0")
+            from tests.client_driver import tap
+
+            tap(app, button(app, "declare:0").rect.center)  # a finger on the touch screen
+            app.step()
             assert any(e.kind == "declared" and e.phase == "counter" and e.seat == 0 for e in table.game.events)
             assert table.game.trump != before or v.legal_declarations[0][0].rank >= 15
         elif v.phase is ZPhase.BURY:
@@ -293,3 +296,40 @@ def test_gpu_frames_equal_software_frames_over_a_zpy_hand():
         assert sc.show_settlement and shadow.partial > 50 and shadow.compared > 100
     finally:
         app.close()
+
+
+def test_declare_and_call_by_keyboard():
+    """Keys: 1 declares the first declaration offered, ↑/→/2 change the friend's rank, suit and
+    copy, Enter calls; the call the engine receives is the one shown."""
+    import pygame
+
+    from tests.client_driver import key
+
+    table = zpy_table(seed=2)
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(800, 480))
+    sc = app.scene
+    declared = False
+    for _ in range(4000):
+        app.step()
+        v = sc.view
+        if v.my_turn and v.phase is ZPhase.DEAL:
+            key(app, pygame.K_1)
+            declared = True
+        elif v.my_turn and v.phase is ZPhase.CALL_FRIEND:
+            break
+    else:
+        raise AssertionError("never the dealer")
+    assert declared and any(e.kind == "declared" and e.seat == 0 for e in table.game.events)
+    panel = sc.panels["call_friend"]
+    app.step()
+    assert panel.rank == "A" and panel.suit != sc.view.trump  # an allowed call to start from
+    key(app, pygame.K_DOWN)  # A -> K
+    key(app, pygame.K_2)
+    while panel.error(sc.view):  # →: the next suit, until a side suit
+        key(app, pygame.K_RIGHT)
+    want = (panel.card(), 2)
+    assert want[0].rank == 13
+    key(app, pygame.K_RETURN)
+    app.step()
+    assert table.game.friend_call == want
+    app.close()

@@ -85,8 +85,10 @@ class FriendPanel(Panel):
         self.reset()
 
     def reset(self) -> None:
-        """Back to the default choice: the first copy of the ace of spades."""
+        """Back to the default choice: the first copy of the ace of spades (of the first side
+        suit, once the trump is known and nothing was chosen yet: see :meth:`buttons`)."""
         self.rank, self.suit, self.nth = "A", "S", 1
+        self.touched = False
 
     def card(self) -> Any:
         """The chosen engine card."""
@@ -137,6 +139,9 @@ class FriendPanel(Panel):
         """Rank, suit and copy buttons in the chooser, and Call in the action bar."""
         if not view.my_turn:
             return []
+        if not self.touched and self.error(view):  # start from an allowed call: a side ace
+            side = next((x for x in "SHCD" if x != view.trump), "S")
+            self.rank, self.suit = "A", side
         lay = self.scene.layout
         box = self.box()
         m = lay.margin
@@ -178,6 +183,7 @@ class FriendPanel(Panel):
         from engine.zhaopengyou import CallFriend
 
         parts = button.key.split(":")
+        self.touched = True
         if parts[1] == "rank":
             self.rank = parts[2]
         elif parts[1] == "suit":
@@ -197,6 +203,7 @@ class FriendPanel(Panel):
             self.rank = {11: "J", 12: "Q", 13: "K", 14: "A"}.get(card.rank, str(card.rank))
             self.suit = card.suit
         self.nth = nth
+        self.touched = True
         self.scene.invalidate()
 
     def prompt(self, view: Any, now: float) -> str:
