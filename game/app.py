@@ -354,9 +354,8 @@ class App:
             if match is not None and (match.game_over or match.limit_reached):  # 找朋友: the match is over
                 if self.options.hands is not None or self._demo:
                     self.running = False
-                else:
-                    self.close_session()
-                    self.show_menu()
+                else:  # New match: the same seats and options from level 2
+                    self.start_zpy_game(list(self.table.kinds), rules=dict(getattr(self.table, "zpy_options", {})))
 
     # -- loop -------------------------------------------------------------------------------------------
     def step(self, events: Sequence[Any] | None = None) -> bool:

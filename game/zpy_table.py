@@ -102,7 +102,9 @@ class ZpyLocalTable(LocalTable):
         from engine.match import ZpyMatch
         from engine.ruleset import zhaopengyou
 
-        self.ruleset = zhaopengyou(**(zpy_options or {}))
+        #: the 找朋友 options this table was made with (``{name: value}``, RULES.md "找朋友")
+        self.zpy_options = dict(zpy_options or {})
+        self.ruleset = zhaopengyou(**self.zpy_options)
         n = self.ruleset.players
         kinds = list(kinds)
         if len(kinds) != n:

@@ -333,3 +333,39 @@ def test_declare_and_call_by_keyboard():
     app.step()
     assert table.game.friend_call == want
     app.close()
+
+
+def test_a_won_game_offers_a_new_match():
+    """When the game is over (reach_a with levels next to A), the settlement's button is New
+    match and it deals hand 1 of a fresh match, everyone back at level 2."""
+    table = zpy_table(seed=2, zpy_options={"game_end": "reach_a"})
+    table.match.levels = (13,) * 5  # everyone one level below A: whoever wins reaches it
+    table.match.hand = table.game = table.match._deal()
+    table._held.clear()
+    table._start_hand()
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(800, 480))
+    sc = app.scene
+    for _ in range(MAX_FRAMES):
+        app.step()
+        v = sc.view
+        if sc.show_settlement:
+            break
+        if v.my_turn:
+            if v.phase in (ZPhase.DEAL, ZPhase.COUNTER):
+                press(app, "declare:pass")
+            elif v.phase is ZPhase.CALL_FRIEND:
+                press(app, "fr:call")
+            elif v.phase is ZPhase.BURY:
+                if select_cards(app, v.hand[: v.bury_count]):
+                    press(app, "bury")
+            elif v.phase is ZPhase.PLAY:
+                if select_cards(app, next(iter(v.play_options()))):
+                    press(app, "play")
+    assert sc.view.settlement.game_over
+    assert button(app, "next").label == "New match"
+    press(app, "next")
+    app.step()
+    new = app.table
+    assert new is not table and new.match.hand_no == 1 and new.levels() == (2,) * 5
+    assert new.zpy_options == {"game_end": "reach_a"}
+    app.close()
