@@ -172,6 +172,15 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
     p = view.points_won[seat] if points is None else points
     n = view.hand_sizes[seat] if count is None else count
     lv = _("Lv {r}").format(r=level_name(view.levels[seat]))
+    shown = [cards for s, cards, _ph in view.declarations if s == seat]
+    if shown and view.phase.value in ("deal", "call_friend", "bury", "counter"):
+        # before play, the seat's latest declaration (or counter) stays on its plate
+        said = _("Declared: {cards}").format(cards=cards_label(shown[-1]))
+        for text in (f"{lv} · {said}", said, cards_label(shown[-1])):  # the longest that keeps its size
+            if fonts.fit_size(text, fs, r.w - 2 * pad) >= lay.min_font:
+                break
+        draw_text(surf, text, fs, ACCENT, (x, y), max_width=r.w - 2 * pad)
+        return
     cards = [_("{n} cards").format(n=n)] if pos != BOTTOM else []
     room = r.w - 2 * pad
     # the longest line that keeps its size: with the words, then without the card count, then bare
