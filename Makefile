@@ -24,7 +24,9 @@ bench: $(STAMP)
 	SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/client_frames.py  # x11 when DISPLAY is set, else dummy
 	$(BIN)/python benchmarks/net_roundtrip.py
 	$(BIN)/python benchmarks/net_tables.py
+	$(BIN)/python benchmarks/net_resume.py
 	$(BIN)/python benchmarks/net_hostile.py
+	$(BIN)/python benchmarks/net_zpy.py
 	SDL_VIDEODRIVER=dummy $(BIN)/python benchmarks/career_speed.py
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/chat_panel.py
 

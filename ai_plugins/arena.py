@@ -191,7 +191,8 @@ def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None,
     if config.ruleset == "zhaopengyou":
         from .arena_zpy import play_zpy_deal
 
-        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed, ledger)
+        return play_zpy_deal(config, deal, manager, lineups(len(config.ais), config.seats), dseed,
+                             ledger)
     ruleset = hongwu(config.decks)
     out: list[SeatResult] = []
     for j, lineup in enumerate(lineups(len(config.ais))):
@@ -272,7 +273,8 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
     if config.ruleset == "zhaopengyou":
         from .arena_zpy import summarize_zpy
 
-        lineup_names = ["".join("ABCDE"[i] for i in lu) for lu in lineups(len(config.ais), config.seats)]
+        lineup_names = ["".join("ABCDE"[i] for i in lu)
+                        for lu in lineups(len(config.ais), config.seats)]
         return summarize_zpy(config, results, labels, lineup_names)
     letters = "ABCD"
     summary: dict[str, Any] = {
@@ -529,8 +531,8 @@ def run_cli(ns: argparse.Namespace) -> int:
     config = ArenaConfig(
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
-        ruleset=getattr(ns, "ruleset", "hongwu"),
         log_level=level, plugin_log=getattr(ns, "plugin_log", None),
+        ruleset=getattr(ns, "ruleset", "hongwu"),
     )
     from .cluster import ClusterError, executor_from_args
 

@@ -24,7 +24,9 @@ from .runner import make_player, play_hand
 class ZpySeatResult:
     """One 找朋友 seat-hand: ``ai`` (index into the AIs), ``seat``, ``gain`` (levels gained),
     ``dealer`` / ``friend`` (bools), ``side_won`` (its side won the hand), ``catcher_points``
-    (the hand's P), ``faults``."""
+    (the hand's P), ``faults`` (decisions lost to the stand-in); the fault details are those of
+    :class:`ai_plugins.arena.SeatResult`: ``lost_kinds``, ``first_faults``, ``dropped``,
+    ``printed``, ``thread_left``, ``fault_events``."""
 
     ai: int
     seat: int
@@ -34,15 +36,27 @@ class ZpySeatResult:
     side_won: bool
     catcher_points: int
     faults: int
+    lost_kinds: tuple[tuple[str, int], ...] = ()
+    first_faults: tuple[tuple[str, str, str], ...] = ()
+    dropped: str | None = None
+    printed: int = 0
+    thread_left: bool = False
+    fault_events: int = 0
 
 
 def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int, ...]],
                   dseed: int, ledger: Any = None) -> list[ZpySeatResult]:
     """Play 找朋友 deal ``deal`` (seed ``dseed``) once per line-up; one result per seat-hand.
-    ``ledger``: the run's :class:`~ai_plugins.faults.FaultLedger` (None: each seat its own)."""
+
+    ``ledger`` is the run's :class:`~ai_plugins.faults.FaultLedger` (default: a quiet one for
+    this deal), shared by every seat as in :func:`ai_plugins.arena.play_deal`: faults are
+    counted as decisions lost, and an AI the ledger has dropped is played by ``basic``."""
     from engine.ruleset import zhaopengyou
     from engine.zhaopengyou import ZpyHand
 
+    from .faults import FaultLedger
+
+    ledger = ledger if ledger is not None else FaultLedger(loud=False)
     ruleset = zhaopengyou()
     out: list[ZpySeatResult] = []
     for j, lineup in enumerate(lineups_):
@@ -52,17 +66,25 @@ def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int
             ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
             players.append(make_player(manager, config.ais[ai], seat, config.budget_s, ai_seed,
                                        options=config.options, ledger=ledger))
+        dropped_before = dict(ledger.dropped)
         try:
             st = play_hand(hand, players, max_actions=20_000)
         finally:
             for p in players:
                 p.close()
+        firsts = {id(f) for f in ledger.first.values()}
         for seat, ai in enumerate(lineup):
+            p = players[seat]
+            newly = ledger.dropped.get(p.name) if p.name not in dropped_before else None
+            dropped_before.setdefault(p.name, newly or "")
             on_dealer_side = seat in st.dealer_side
             won = (st.winner == "dealer") == on_dealer_side
-            out.append(ZpySeatResult(ai, seat, st.gains[seat], seat == hand.dealer,
-                                     hand.friend == seat, won, st.catcher_points,
-                                     len(players[seat].faults)))
+            out.append(ZpySeatResult(
+                ai, seat, st.gains[seat], seat == hand.dealer, hand.friend == seat, won,
+                st.catcher_points, p.lost, tuple(sorted(p.lost_kinds.items())),
+                tuple((f.kind, f.reason, f.traceback) for f in p.faults if id(f) in firsts),
+                newly, p.sink.total_lines if p.sink is not None else 0, p.left_running,
+                len(p.faults)))
     return out
 
 
@@ -70,7 +92,10 @@ def summarize_zpy(config: Any, results: dict[int, list[ZpySeatResult]], labels: 
                   lineup_names: list[str]) -> dict[str, Any]:
     """``{"ruleset": "zhaopengyou", "seed", "deals", "lineups", "legend", "ais": {label:
     {"hands", "mean_level_gain", "ci95", "dealer_rate", "dealer_win_rate", "friend_rate",
-    "win_rate", "faults"}}}``; rates are fractions 0..1, ``None`` where undefined."""
+    "win_rate", "faults", "fault_report"}}}``; rates are fractions 0..1, ``None`` where
+    undefined; ``faults`` and ``fault_report`` as in :func:`ai_plugins.arena.summarize`."""
+    from .arena import _fault_report
+
     letters = "ABCDE"
     summary: dict[str, Any] = {
         "ruleset": "zhaopengyou", "seed": config.seed, "deals": len(results),
@@ -92,6 +117,7 @@ def summarize_zpy(config: Any, results: dict[int, list[ZpySeatResult]], labels: 
             "dealer_win_rate": sum(r.side_won for r in dealer) / len(dealer) if dealer else None,
             "friend_rate": sum(r.friend for r in rows) / len(rows) if rows else None,
             "faults": sum(r.faults for r in rows),
+            "fault_report": _fault_report(rows),
         }
     return summary
 

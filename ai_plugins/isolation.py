@@ -7,7 +7,8 @@ holds (the :class:`~engine.ruleset.RuleSet`, each :class:`~engine.state.Finished
 settlement) and for the cached :class:`~engine.order.TrumpContext` that ``view.ctx`` returns.
 The runner therefore hands every decision hook a *private copy* (:func:`private_view`), and
 keeps the engine's own view for validating the answer and for the stand-in ``basic`` AI
-(PLUGINS.md "Safety rules").
+(PLUGINS.md "Safety rules"). The same holds for 找朋友's :class:`engine.zhaopengyou_view.ZpyView`
+(copied as a :class:`PrivateZpyView`, whose ``ctx`` is private too).
 
 What is copied: every object reachable from the view's fields that Python code can change
 (dataclass instances, objects with ``__dict__`` or ``__slots__``, lists, dicts, sets), down to
@@ -33,12 +34,12 @@ from typing import Any
 
 from engine.order import TrumpContext
 from engine.state import PlayerView
+from engine.zhaopengyou_view import ZpyView
 
 from engine.cards import Card
 from engine.ruleset import RuleOptions
 from engine.scoring import Settlement
 from engine.state import FinishedTrick
-from engine.zhaopengyou_view import ZpyView
 
 _ATOMIC: set[type] = {int, bool, float, complex, str, bytes, type(None), Card}
 """Exact types whose values cannot be changed from Python (shared between copies); enum
@@ -178,14 +179,17 @@ class PrivateView(PlayerView):
 
 
 class PrivateZpyView(ZpyView):
-    """A 找朋友 :class:`~engine.zhaopengyou_view.ZpyView` made for one decision of one plugin,
-    as :class:`PrivateView` is for 红五: ``ctx`` (and so ``play_options()``) is its own copy."""
+    """A 找朋友 :class:`~engine.zhaopengyou_view.ZpyView` made for one decision of one plugin, as
+    :class:`PrivateView` is for 红五: the same fields, properties and methods
+    (``friend_calls()``, ``play_options()``, ``dealer_side()``...), with a
+    :class:`~engine.order.TrumpContext` of its own once the deal has ended. Made by
+    :func:`private_view`; changing it changes nothing outside it."""
 
     @property
     def ctx(self) -> TrumpContext | None:  # type: ignore[override]
-        """This view's own card order once the deal has ended, else None."""
+        """This view's own card order once the deal has ended, else None (RULES.md "找朋友")."""
         state = object.__getattribute__(self, "__dict__")
-        shared = ZpyView.ctx.fget(self)
+        shared = ZpyView.ctx.fget(self)  # the engine's cached level context
         if shared is None:
             return None
         mine = state.get("_private_ctx")
@@ -194,12 +198,21 @@ class PrivateZpyView(ZpyView):
         return mine[1]
 
 
+_PRIVATE_CLASSES: dict[type, type] = {PlayerView: PrivateView, PrivateView: PrivateView,
+                                      ZpyView: PrivateZpyView, PrivateZpyView: PrivateZpyView}
+"""The private class of each kind of view a decision hook is given."""
+
+
 def private_view(view: PlayerView | ZpyView) -> PrivateView | PrivateZpyView:
-    """A :class:`PrivateView` (a :class:`PrivateZpyView` for a 找朋友 view) with the fields of
-    ``view``, sharing nothing changeable with it (see :func:`private_copy`). Raises TypeError
-    if a field holds something uncopyable."""
+    """A :class:`PrivateView` (for a 红五 :class:`~engine.state.PlayerView`) or a
+    :class:`PrivateZpyView` (for a 找朋友 :class:`~engine.zhaopengyou_view.ZpyView`) with the fields
+    of ``view``, sharing nothing changeable with it (see :func:`private_copy`). Raises
+    TypeError if a field holds something uncopyable or ``view`` is another kind of object."""
+    cls = _PRIVATE_CLASSES.get(type(view))
+    if cls is None:
+        raise TypeError(f"not an engine view: {type(view).__name__}")
     memo: dict[int, Any] = {}
-    out = object.__new__(PrivateZpyView if isinstance(view, ZpyView) else PrivateView)
+    out = object.__new__(cls)
     state = object.__getattribute__(out, "__dict__")
     for name, value in object.__getattribute__(view, "__dict__").items():
         if name != "_private_ctx":
@@ -209,18 +222,21 @@ def private_view(view: PlayerView | ZpyView) -> PrivateView | PrivateZpyView:
 
 def private_args(hook: str, kwargs: dict[str, Any]) -> dict[str, Any]:
     """The keyword arguments of a decision hook with ``view`` replaced by a private copy and
-    ``options`` (``choose_play``) rebuilt from that copy; other arguments (``bids``,
-    ``suits``, ``count``, 找朋友's declaration ``options`` and ``calls``) are tuples of plain
-    values or ints and are copied with :func:`private_copy`."""
+    ``options`` of ``choose_play`` rebuilt from that copy; other arguments (``bids``,
+    ``suits``, ``count``, and 找朋友's ``options`` of ``choose_declaration`` /
+    ``choose_counter`` and ``calls`` of ``choose_friend``) are tuples of plain values or ints,
+    passed as they are (anything changeable in them is copied)."""
     out = dict(kwargs)
     view = out.get("view")
+    rebuilt = ("view",)
     if view is not None:
         mine = private_view(view)
         out["view"] = mine
-        if "options" in out and hook == "choose_play":
+        if hook == "choose_play" and "options" in out:
             out["options"] = mine.play_options()
+            rebuilt = ("view", "options")
     for key, value in out.items():
-        if key not in ("view", "options"):
+        if key not in rebuilt:
             out[key] = private_copy(value)
     return out
 

@@ -162,10 +162,40 @@ def _plain_card(value: Any) -> Card:
     raise TypeError(f"not a card: {_short(value)}")
 
 
+def _plain_int(value: Any) -> int:
+    """``value`` as an exact ``int`` (not a bool, not a subclass); TypeError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"not an int: {_short(value)}")
+    return int.__int__(value) if isinstance(value, int) else int.__int__(int(value))
+
+
+def _plain_friend_call(answer: Any) -> Any:
+    """A ``choose_friend`` answer as ``(Card, int)``: a
+    :class:`engine.zhaopengyou_rules.FriendCall` (or anything with ``card`` and ``nth``
+    attributes) or a 2-item list/tuple ``(card, nth)``, the card a ``Card`` or card text;
+    else a :class:`_Malformed`. Runs in the worker."""
+    why = f"malformed call {_short(answer)}: expected (card, nth)"
+    try:
+        if isinstance(answer, (list, tuple)):
+            items = list(answer)
+            if len(items) != 2:
+                return _Malformed(why)
+            card, nth = items
+        elif hasattr(answer, "card") and hasattr(answer, "nth"):  # a FriendCall
+            card, nth = answer.card, answer.nth
+        else:
+            return _Malformed(why)
+        return (_plain_card(card), _plain_int(nth))
+    except (ValueError, TypeError) as exc:
+        return _Malformed(f"{why} ({exc})")
+
+
 def _plain_answer(hook: str, answer: Any) -> Any:
     """``answer`` of ``hook`` as plain values: an ``int`` (bid), a ``str`` (trump), a tuple of
-    interned :class:`Card` (bury, play, 找朋友 declaration and counter), ``(Card, int)`` (the
-    friend call), or a :class:`_Malformed`. Runs in the worker."""
+    interned :class:`Card` (bury, play, and 找朋友's declaration and counter, empty to pass), a
+    ``(Card, int)`` (找朋友's friend call), or a :class:`_Malformed`. Runs in the worker, so
+    that nothing the plugin returned (a list it keeps changing, a ``__eq__`` that lies, a
+    property that loops) is touched by the seat's thread."""
     if hook == "choose_bid":
         if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
             return _Malformed(f"malformed bid {_short(answer)}: expected an int from the legal "
@@ -175,16 +205,8 @@ def _plain_answer(hook: str, answer: Any) -> Any:
         if not isinstance(answer, str):
             return _Malformed(f"malformed trump {_short(answer)}: expected one of S H C D")
         return str.__str__(answer)
-    if hook == "choose_friend":  # (card, nth), or a FriendCall-like object
-        try:
-            if not isinstance(answer, (list, tuple)) and hasattr(answer, "card") and hasattr(answer, "nth"):
-                answer = (answer.card, answer.nth)
-            card, nth = list(answer)
-            if isinstance(nth, bool) or not isinstance(nth, numbers.Integral):
-                raise TypeError(f"the copy number must be 1, 2 or 3, not {_short(nth)}")
-            return (_plain_card(card), int.__int__(int(nth)))
-        except (ValueError, TypeError) as exc:
-            return _Malformed(f"malformed call {_short(answer)}: expected (card, nth): {exc}")
+    if hook == "choose_friend":
+        return _plain_friend_call(answer)
     if not isinstance(answer, (list, tuple)):
         return _Malformed(f"malformed {hook[7:]} {_short(answer)}: expected a list of cards")
     try:
@@ -436,14 +458,16 @@ class SafePlayer:
         if phase in (ZPhase.DEAL, ZPhase.COUNTER):
             what = "declaration" if phase is ZPhase.DEAL else "counter"
             if type(answer) is not tuple:
-                return None, f"malformed {what} {_short(answer)}: expected a list of cards (empty to pass)"
+                return None, (f"malformed {what} {_short(answer)}: expected a list of cards "
+                              f"(empty to pass)")
             if not answer:
                 return Pass(seat), ""
             if sorted(answer) not in [sorted(o) for o in view.legal_declarations]:
                 return None, f"illegal {what} {[str(c) for c in answer]}: not among the legal ones"
             return Declare(seat, answer), ""
         if phase is ZPhase.CALL_FRIEND:
-            if type(answer) is not tuple or len(answer) != 2:
+            if not (type(answer) is tuple and len(answer) == 2 and type(answer[0]) is Card
+                    and type(answer[1]) is int):
                 return None, f"malformed call {_short(answer)}: expected (card, nth)"
             card, nth = answer
             if (card, nth) not in set(view.friend_calls()):

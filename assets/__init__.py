@@ -19,7 +19,7 @@ __all__ = ["SOUND_NAMES", "FONT_FILES", "asset_path", "font_path", "sound_path"]
 
 #: Sound effects shipped in ``assets/sounds`` (file name without ``.wav``).
 SOUND_NAMES: tuple[str, ...] = (
-    "deal", "play", "ruff", "trick_won", "red_five", "win", "lose", "click",
+    "deal", "play", "ruff", "trick_won", "red_five", "win", "lose", "click", "promotion",
 )
 
 #: Font file names in ``assets/fonts``, keyed by ``bold``.

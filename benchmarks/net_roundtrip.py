@@ -5,7 +5,9 @@ first-legal moves as fast as the host answers. Each repeat plays HANDS hands; th
 per-repeat percentiles of every action's round trip (which includes the host applying it and
 sending its events and views to the four players), then the median over repeats.
 
-    python benchmarks/net_roundtrip.py [--hands 3] [--repeats 5]
+    python benchmarks/net_roundtrip.py [--hands 3] [--repeats 5] [--journal]
+
+``--journal``: the host journals every action (``hongwu host``'s default, net/journal.py).
 
 Targets: p50 <= 2 ms, p99 <= 10 ms.
 """
@@ -15,6 +17,7 @@ import argparse
 import asyncio
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -73,12 +76,16 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=3)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--journal", action="store_true",
+                    help="the host keeps its journal (SQLite, as hongwu host does by default)")
     ns = ap.parse_args()
-    proc, port, stop = start_host(1)
-    try:
-        asyncio.run(main_async(port, ns.hands, ns.repeats))
-    finally:
-        stop_host(proc, stop)
+    with tempfile.TemporaryDirectory(prefix="hongwu-rt-") as tmp:
+        journal = str(Path(tmp) / "host.sqlite3") if ns.journal else None
+        proc, port, stop = start_host(1, journal=journal)
+        try:
+            asyncio.run(main_async(port, ns.hands, ns.repeats))
+        finally:
+            stop_host(proc, stop)
     return 0
 
 

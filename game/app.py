@@ -81,6 +81,8 @@ class Options:
     zpy_rules: dict[str, Any] = field(default_factory=dict)
     #: records every settled hand (a :class:`game.career.Recorder`; None: nothing recorded)
     recorder: Any = None
+    #: at the menu without a current profile, open the profile screen first (interactive runs)
+    profile_prompt: bool = False
 
 
 class PausableClock:
@@ -164,6 +166,10 @@ class App:
         if options.volume is not None:
             self.settings.volume = min(1.0, max(0.0, options.volume))
         self.audio = Audio(self.settings.volume, self.settings.muted, enabled=options.audio)
+        from game.career_session import CareerSession
+
+        #: profiles, the Recorder of local games, titles (README "Career")
+        self.career = CareerSession(options.recorder)
         self.table: Any = None
         self.scene: Any = None
         #: menu screens and overlays above the table, topmost last (game.scenes.menu.Screen)
@@ -186,6 +192,8 @@ class App:
             log.info("client started: seats=%s speed=%s lang=%s", options.seats, self.speed, self.lang)
         else:
             self.show_menu()
+            if options.profile_prompt and self.career.current() is None:
+                self.open_profiles(first_run=True)
             log.info("client started at the menu: speed=%s lang=%s", self.speed, self.lang)
 
     def _open_table(self, table: Any = None, chat: Any = None) -> None:
@@ -229,6 +237,31 @@ class App:
 
             session = chat if chat is not None else ChatSession(table, time.monotonic)
             self.scene.attach_chat(ChatPanel(session, self.window.get_size))
+        self.scene.titles = self._seat_titles  # titles 等级 on the name plates (README "Career")
+        self.scene.career = None
+
+    def _seat_titles(self) -> list[str]:
+        """Each seat's title for its name plate: seat 0's profile at a local table, every
+        player's (the host relays them) at a LAN table; "" where there is none."""
+        from game.i18n import current_language
+
+        lang = "zh" if current_language() == "zh" else "en"
+        table = self.table
+        relayed = getattr(table, "titles", None)
+        if callable(relayed):  # a LAN table: the host relays each player's (Chinese) title
+            from game.scenes.promotion import title_text
+
+            return [title_text(t) if t else "" for t in relayed()]
+        rec = self.options.recorder
+        n = len(getattr(table, "names", ()) or ()) or 4
+        out = [""] * n
+        if rec is not None:
+            from engine.scoring import title_for
+
+            p = rec.store.find_profile(rec.profile.name)
+            if p is not None and 0 <= rec.seat < n:
+                out[rec.seat] = title_for(p.points, lang)
+        return out
 
     # -- window -------------------------------------------------------------------------------
     def _open_window(self, options: Options):
@@ -315,10 +348,12 @@ class App:
     def _on_event(self, ev: Any) -> None:
         if getattr(ev, "kind", "") == "hand_settled":
             self.hands_done += 1
-            if self.options.recorder is not None and not getattr(getattr(self.table, "ruleset", None),
-                                                                 "is_zhaopengyou", False):
+            if self.scene is not None:
+                self.scene.career = None  # the settlement shows this hand's record only
+            zpy = getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False)
+            if self.options.recorder is not None and not zpy:
                 self._record(ev.settlement)  # committed before the result line (红五 hands only, for now)
-            if getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False):
+            if zpy:
                 from engine.zhaopengyou import result_line as zpy_line
 
                 line = zpy_line(self.table.game)
@@ -331,10 +366,19 @@ class App:
     def _record(self, settlement: Any) -> None:
         """Record the settled hand for the profile; a failure is reported, never fatal."""
         try:
-            self.options.recorder.hand_finished(self.table, settlement)
+            done = self.options.recorder.hand_finished(self.table, settlement)
         except Exception as exc:  # e.g. a full disk: the game goes on, the user is told
             log.exception("recording the hand failed")
             print(f"hongwu play: the hand was not recorded: {exc}", file=sys.stderr, flush=True)
+            return
+        if done is None or self.scene is None:
+            return
+        self.scene.career = done  # the settlement shows the title and the coins
+        if done.promotions and self.options.hands is None:  # a scripted run (--hands) goes on unseen
+            from game.scenes.promotion import PromotionOverlay
+
+            self.audio.play("promotion")
+            self.push_screen(PromotionOverlay(self, done))
 
     def next_hand(self) -> None:
         """Deal the next hand, or finish when ``--hands`` hands have been played."""
@@ -344,8 +388,13 @@ class App:
         refusal = self.options.recorder.refusal() if self.options.recorder is not None else None
         if refusal is not None:  # the daily coin cap (RULES.md §12)
             print(f"hongwu play: {refusal.message}", file=sys.stderr, flush=True)
-            self.running = False
-            self.exit_code = 4
+            if self.options.hands is not None:  # a scripted run stops (exit status 4)
+                self.running = False
+                self.exit_code = 4
+                return
+            self.close_session()  # the window says why and until when, then the menu
+            self.show_menu()
+            self.show_refusal(refusal)
             return
         reason = self.table.next_hand()
         if reason is not None:
@@ -476,6 +525,7 @@ class App:
                 if backend is not None:
                     backend.close()
                 pygame.display.quit()
+            self.career.close()
 
     # -- screens: main menu, new game, pause, rules, settings ------------------------------------------
     def _dispatch(self, ev: Any) -> None:
@@ -581,6 +631,46 @@ class App:
 
         self.screens = [MenuScene(self)]
 
+    def open_profiles(self, first_run: bool = False) -> None:
+        """Open the profile screen (pick or create who plays seat 0)."""
+        from game.scenes.profile import ProfileScreen
+
+        self.push_screen(ProfileScreen(self, first_run=first_run))
+
+    def open_records(self) -> None:
+        """Open the records 战绩 of the current profile (with its statistics)."""
+        from game.scenes.records import RecordsScreen
+
+        self.push_screen(RecordsScreen(self))
+
+    def open_stats(self) -> None:
+        """Open the statistics of the current profile, with its game-points chart."""
+        from game.scenes.records import StatsScreen
+
+        self.push_screen(StatsScreen(self))
+
+    def open_replay(self, source: Any) -> None:
+        """Open the replay viewer 回放 on a record id or a replay file (a message screen
+        says why when it cannot be read)."""
+        from game.scenes.replay_view import ReplayScreen, load
+
+        rep, error = load(source, self.career.store())
+        if rep is None:
+            from game.i18n import _
+            from game.scenes.menu import MessageScreen
+
+            self.push_screen(MessageScreen(self, _("Replay"), [error]))
+            return
+        self.push_screen(ReplayScreen(self, rep))
+
+    def show_refusal(self, refusal: Any) -> None:
+        """Tell why the profile may not start a staked game now, and until when."""
+        from game.career_session import refusal_lines
+        from game.i18n import _
+        from game.scenes.menu import MessageScreen
+
+        self.push_screen(MessageScreen(self, _("Daily coin limit"), refusal_lines(refusal)))
+
     def open_pause(self) -> None:
         """Open the pause menu over the table (the table scene's Esc and Menu button call this).
 
@@ -665,7 +755,8 @@ class App:
         return {**self.settings.house_rules, **self.options.rules}
 
     def start_game(self, seats: list[str], *, decks: int = 2, difficulty: str | None = None,
-                   seed: int | None = None, rules: dict[str, Any] | None = None) -> None:
+                   seed: int | None = None, rules: dict[str, Any] | None = None,
+                   stake: int | None = None) -> None:
         """Close any open game and deal a new one at a local table.
 
         ``seats``: four kinds (seat 0 ``"human"``); ``difficulty``: a :mod:`game.presets` key
@@ -674,6 +765,9 @@ class App:
         choices are saved in the settings, except a house rule that still has the value
         ``--rule`` gave it on the command line (that one keeps its saved value).  Raises
         ValueError/TypeError for an invalid house rule (before the open game is closed).
+        ``stake``: coins per game point for the current profile (None: the saved one; RULES.md
+        §12); its hands are recorded. A profile at its daily coin cap does not start: a
+        message says why and until when (:meth:`show_refusal`), nothing else changes.
         """
         from engine.ruleset import RuleOptions
         from game import presets
@@ -681,6 +775,13 @@ class App:
 
         rules = self.house_rules() if rules is None else dict(rules)
         RuleOptions.from_mapping(rules)  # refuse bad options before closing anything
+        stake = self.settings.stake if stake is None else max(0, int(stake))
+        refusal = self.career.refusal(stake)
+        if refusal is not None:
+            self.show_refusal(refusal)
+            return
+        if self.career.current() is not None:
+            self.options.recorder = self.career.recorder_for(stake)
         self.close_session()
         difficulty = difficulty or self.settings.difficulty
         seed = self.options.seed if seed is None else seed
@@ -699,7 +800,7 @@ class App:
                     saved[name] = self.settings.house_rules[name]
                 else:
                     saved.pop(name, None)
-        self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved)
+        self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved, stake=stake)
         log.info("new game: seats=%s decks=%s difficulty=%s rules=%s", seats, decks, difficulty, rules)
 
     def start_zpy_game(self, seats: list[str], *, difficulty: str | None = None, seed: int | None = None,
@@ -738,6 +839,8 @@ class App:
         self.results = []
         self.screens = []
         self.game_clock.resume()
+        if self.options.recorder is None and self.career.current() is not None:
+            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (no stake at LAN tables)
         self._open_table(table, chat=chat)
         self._lan = lan
 
@@ -932,6 +1035,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--rule", action="append", type=rule_arg, default=[], metavar="NAME=VALUE",
                    help=RULE_HELP + "; overrides the house rules saved from the new-game screen for "
                         "this run, without saving")
+    from game.career.cli import add_play_options
+
+    add_play_options(p)  # --profile, --stake
     p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
                    help="the game: hongwu (红五三打一, four seats, default) or zhaopengyou (找朋友, five "
                         "seats, three decks: the table window, or headless with five AI seats and --speed instant)")
@@ -942,9 +1048,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="zhaopengyou: a rule option (repeatable; RULES.md 找朋友), e.g. "
                         "declaration_mode=first, counter_declare=off, friend_call_time=after_bury")
-    from game.career.cli import add_play_options
-
-    add_play_options(p)  # --profile, --stake
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     try:
         from ai_plugins.capture import add_output_options
@@ -974,7 +1077,7 @@ def options_from_args(ns: argparse.Namespace) -> Options:
         fullscreen=ns.fullscreen or (saved.fullscreen and ns.hands is None), size=ns.size,
         plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai),
         user_plugins=not ns.no_user_plugins, budget_s=ns.ai_budget, audio=not ns.mute, volume=ns.volume,
-        save_settings=True, max_frames=ns.max_frames, menu=menu,
+        save_settings=True, max_frames=ns.max_frames, menu=menu, profile_prompt=menu,
         renderer=settings_mod.renderer_choice(getattr(ns, "renderer", None)),
         animations=getattr(ns, "animations", None),
         rules=dict(getattr(ns, "rule", None) or []),

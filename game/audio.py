@@ -11,7 +11,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 #: sound names the client uses (files ``<name>.wav``)
-SOUNDS = ("deal", "play", "ruff", "trick_won", "red_five", "win", "lose", "click")
+SOUNDS = ("deal", "play", "ruff", "trick_won", "red_five", "win", "lose", "click", "promotion")
 
 
 def sounds_dir() -> Path:

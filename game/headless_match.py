@@ -4,6 +4,9 @@ There is no 找朋友 table window yet: every seat must be an AI and ``--speed i
 otherwise this says so and exits with status 2. It prints one result line per hand
 (:func:`engine.zhaopengyou.result_line`); ``--hands N`` stops after N hands, ``--match`` plays
 until the game ends (找朋友 rules §10) or ``--max-hands`` hands, whichever comes first.
+The seats share one :class:`~ai_plugins.faults.FaultLedger` (faults, drops, the summary block
+logged at the end), as at a 红五 table; what plugins print is kept out of the result lines by
+the capture that ``hongwu play`` sets up (:mod:`ai_plugins.capture`).
 """
 from __future__ import annotations
 
@@ -108,9 +111,13 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
         for line in errors:
             print(f"hongwu play: error: {line}", file=sys.stderr)
         return 2
+    from ai_plugins.faults import FaultLedger
+
     base = ns.seed if ns.seed is not None else None
+    ledger = FaultLedger()  # one per match: an AI dropped for one seat is dropped for all
     players = [make_player(manager, kind, seat, ns.ai_budget,
-                           seed=(match_seed(base, 10_000 + seat) if base is not None else seat))
+                           seed=(match_seed(base, 10_000 + seat) if base is not None else seat),
+                           ledger=ledger)
                for seat, kind in enumerate(seats)]
     from ai_plugins.hookspecs import DEFAULT_RULESETS
 
@@ -125,11 +132,14 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
 
         print(result_line(hand), file=out, flush=True)
 
+    from game.table import report_faults
+
     try:
         played = play_match(match, players, on_hand=report)
     finally:
         for p in players:
             p.close()
+        report_faults(players)  # one warning block (standard error): lost decisions by reason
     if ns.match and not match.game_over:
         print(f"match stopped after {played} hands without a game winner (--max-hands {max_hands})",
               file=out, flush=True)

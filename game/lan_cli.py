@@ -30,7 +30,8 @@ def make_host_app(host: Any, port: int, ns: argparse.Namespace) -> Any:
 
     from .scenes.lan import HostHandle, LanScreen
 
-    table = RemoteTable("127.0.0.1", port, ns.player, seat=ns.seat,
+    token = host.resumed_seat_token(ns.seat)  # --resume: the seat the host played before
+    table = RemoteTable("127.0.0.1", port, ns.player, seat=ns.seat, token=token,
                         host_key=host.server.host_key)
     try:
         app = _remote_app_class()(_remote_options(ns, menu=True))

@@ -66,6 +66,7 @@ class Settings:
     ``"zhaopengyou"`` (找朋友); ``zpy_seats`` five seat kinds for 找朋友; ``zpy_rules`` its
     options ``{ZhaoPengyouOptions name: value}`` (only valid entries kept, see
     :func:`valid_zpy_rules`; RULES.md "找朋友").
+    ``stake``: coins per game point chosen on the new-game screen (0: no coins).
     """
 
     lang: str | None = None
@@ -85,6 +86,8 @@ class Settings:
     game: str = "hongwu"
     zpy_seats: list[str] = dataclasses.field(default_factory=lambda: ["human"] + ["basic"] * 4)
     zpy_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: coins per game point at local tables (new-game screen; 0 = no coins; RULES.md §12)
+    stake: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -124,6 +127,9 @@ class Settings:
         if isinstance(zs, list) and len(zs) == 5 and all(isinstance(x, str) and x for x in zs):
             s.zpy_seats = list(zs)
         s.zpy_rules = valid_zpy_rules(data.get("zpy_rules"))
+        stake = data.get("stake")
+        if isinstance(stake, int) and not isinstance(stake, bool) and stake >= 0:
+            s.stake = stake
         return s
 
     def to_dict(self) -> dict[str, Any]:

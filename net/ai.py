@@ -29,9 +29,15 @@ class FirstLegal:
         self.seat = seat
 
     def act(self, view: Any) -> Any:
-        """The action for ``view`` (``view.to_act == seat``): the engine's first legal action."""
+        """The action for ``view`` (``view.to_act == seat``): the engine's first legal action
+        (a 找朋友 ``ZpyView``: :func:`net.zpy_codec.first_legal`)."""
         from engine.state import first_legal_action
+        from engine.zhaopengyou import ZpyView
 
+        if isinstance(view, ZpyView):
+            from .zpy_codec import first_legal
+
+            return first_legal(view)
         return first_legal_action(view)
 
     def fallback_action(self, view: Any, reason: str | None = None) -> Any:

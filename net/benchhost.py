@@ -14,8 +14,9 @@ from typing import Any
 
 
 def _serve(tables: int, port_q: Any, stop: Any, config: dict[str, Any] | None = None,
-           table_kw: list[dict[str, Any]] | None = None) -> None:
+           table_kw: list[dict[str, Any]] | None = None, journal: str | None = None) -> None:
     from .ai import AIProvider
+    from .journal import Journal
     from .server import Server, ServerConfig, settle_heap
     from .testing import fast_table
 
@@ -25,13 +26,16 @@ def _serve(tables: int, port_q: Any, stop: Any, config: dict[str, Any] | None = 
         settings = (dict(rate=1e6, burst=1e6, max_connections=4096) if config is None
                     else dict(config))
         cfg = ServerConfig(bind="127.0.0.1", port=0, tables=made, **settings)
-        server = Server(cfg, AIProvider(use_plugins=False, user_plugins=False))
+        server = Server(cfg, AIProvider(use_plugins=False, user_plugins=False),
+                        journal=Journal.open(journal) if journal else None)
         port = await server.start()
         settle_heap()  # as a dedicated `hongwu host --headless` does
         port_q.put(port)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, stop.wait)
         await server.close()
+        if server.journal is not None:
+            server.journal.close()
 
     import os
     prof_path = os.environ.get("HONGWU_BENCH_PROFILE")
@@ -50,17 +54,19 @@ def _serve(tables: int, port_q: Any, stop: Any, config: dict[str, Any] | None = 
 
 
 def start_host(tables: int = 1, config: dict[str, Any] | None = None,
-               table_kw: list[dict[str, Any]] | None = None) -> tuple[Any, int, Any]:
+               table_kw: list[dict[str, Any]] | None = None,
+               journal: str | None = None) -> tuple[Any, int, Any]:
     """Start the host process; returns (process, port, stop event). Raises RuntimeError when
     it does not come up within 20 s.
 
     ``config``: :class:`~net.server.ServerConfig` fields (None: rate limits lifted and 4096
     connections; a dict: those fields, the host's defaults otherwise, limits included);
     ``table_kw``: one dict of :func:`~net.testing.fast_table` arguments per table (then
-    ``tables`` is ignored), e.g. ``ai_seats``."""
+    ``tables`` is ignored), e.g. ``ai_seats``; ``journal``: a file where the host keeps its
+    journal, as ``hongwu host`` does (None: no journal)."""
     ctx = mp.get_context("spawn")
     port_q, stop = ctx.Queue(), ctx.Event()
-    proc = ctx.Process(target=_serve, args=(tables, port_q, stop, config, table_kw),
+    proc = ctx.Process(target=_serve, args=(tables, port_q, stop, config, table_kw, journal),
                        daemon=True)
     proc.start()
     try:

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from engine.state import Phase
 
-from . import codec
+from . import codec, zpy_codec
 from .client import Client, ConnectionClosed, RemoteError
 from .viewsync import Fold, ViewTracker
 
@@ -64,6 +64,16 @@ class Bot:
         self.resyncs = 0
         self._syncing = False
         self._finished: asyncio.Future[None] | None = None
+
+    def attach(self, client: Client) -> None:
+        """Go on with ``client`` (a new connection after a reconnect, hello done): the view is
+        tracked afresh from its snapshot, hands already counted stay counted, and the seat
+        acts again on the state it finds (an action lost with the old connection is made
+        again). Call :meth:`run` next."""
+        self.client = client
+        self.views = ViewTracker()
+        self._acted = None
+        self._resyncing = False
 
     @property
     def seat(self) -> int | None:
@@ -149,7 +159,7 @@ class Bot:
                     self._on_view()
             elif method == "event":
                 fold = self.views.on_event(params["hand_no"], params["n"],
-                                           codec.event_in(params["event"]))
+                                           zpy_codec.any_event_in(params["event"]))
                 if fold is Fold.FOLDED:
                     self._on_view()
                 elif self.views.needs_snapshot and not self._syncing:
@@ -195,13 +205,13 @@ class Bot:
         view, hand_no, events = self.views.view, self.views.hand_no, self.views.events
         if view is None:
             return
-        if view.phase is not Phase.SETTLE:
+        if view.phase.value != Phase.SETTLE.value:  # 红五's Phase or 找朋友's ZPhase
             self.started = True
         else:
             if hand_no not in self._settled:
                 self._settled.add(hand_no)
                 self.hands_done += 1
-                self.settlements.append(codec.settlement_out(view.settlement))
+                self.settlements.append(_settlement_out(view))
                 if self.auto_ready and (self.hands is None or self.hands_done < self.hands):
                     self._send("ready", {"ready": True}, timed=False)
             return
@@ -212,7 +222,7 @@ class Bot:
             return
         self._acted = key
         action = self.player.act(view)
-        method, params = codec.action_out(action)
+        method, params = zpy_codec.action_out(action)
         if self.think:
             asyncio.get_running_loop().call_later(self.think, self._send, method, params)
         else:
@@ -239,3 +249,12 @@ class Bot:
                 log.info("bot seat %s: %s rejected: %s", self.seat, method, exc)
 
         fut.add_done_callback(done)
+
+
+def _settlement_out(view: Any) -> dict[str, Any] | None:
+    """The wire settlement map of a settled view of either ruleset."""
+    from engine.zhaopengyou import ZpyView
+
+    if isinstance(view, ZpyView):
+        return zpy_codec.settlement_out(view.settlement, view.levels, view.buried or ())
+    return codec.settlement_out(view.settlement)

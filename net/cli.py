@@ -6,7 +6,10 @@ opens the pygame client connected to it over loopback with host rights, in the L
 (:mod:`game.lan_cli`), this package imports nothing from ``game``. It prints ``listening on
 ADDR:PORT`` once bound and the ``hongwu join`` command to reach it; headless it says which
 seats keep the first hand from starting and the exact options that fill them, reports hands and seats (``seat 2 resumed by
-Ann``...) and stops after ``--hands``. ``hongwu join [HOST[:PORT]]`` opens the client connected
+Ann``...) and stops after ``--hands``. The host journals its tables (:mod:`net.journal`,
+``--journal FILE``); ``--resume`` restores them after a crash. ``hongwu join --headless``
+reconnects by itself when the connection is lost (``--reconnect``, backoff as
+:class:`net.client.Backoff`). ``hongwu join [HOST[:PORT]]`` opens the client connected
 to a host (found by LAN discovery when HOST is left out) in the LAN lobby until the first hand,
 or with ``--headless`` plays with an AI in the terminal: it prints who is still missing, gives
 up after ``--wait`` seconds if no hand starts, and prints one result line per hand in the
@@ -95,8 +98,8 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
 
 def _ai_seat(text: str) -> tuple[int, str]:
     seat, sep, name = text.partition("=")
-    if not sep or not seat.strip().isdigit() or not 0 <= int(seat) <= 3 or not name.strip():
-        raise argparse.ArgumentTypeError("use SEAT=AI, e.g. 1=basic (seats 0..3)")
+    if not sep or not seat.strip().isdigit() or not 0 <= int(seat) <= 4 or not name.strip():
+        raise argparse.ArgumentTypeError("use SEAT=AI, e.g. 1=basic (seats 0..3; 找朋友 0..4)")
     return int(seat), name.strip()
 
 
@@ -117,6 +120,41 @@ def rule_arg(text: str) -> tuple[str, Any]:
         return parse_rule(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def zpy_option_arg(text: str) -> tuple[str, Any]:
+    """argparse type of ``hongwu host --ruleset zhaopengyou --option NAME=VALUE``: one 找朋友
+    option (``ZhaoPengyouOptions``, RULES.md "找朋友"): bools true/false (yes/no, on/off, 1/0),
+    ints in decimal, ``must_play_levels`` a comma list (``5,10,K``), the rest their text.
+    The value is checked by the options themselves; a bad one is an argparse error."""
+    from dataclasses import fields
+
+    from engine.ruleset import ZhaoPengyouOptions
+
+    kinds = {f.name: str(f.type) for f in fields(ZhaoPengyouOptions)}
+    name, sep, raw = (part.strip() for part in text.partition("="))
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"a 找朋友 option is written NAME=VALUE, not {text!r}")
+    if name not in kinds:
+        raise argparse.ArgumentTypeError(f"unknown 找朋友 option {name!r}; options: "
+                                         f"{', '.join(kinds)}")
+    value: Any = raw
+    if name == "must_play_levels":
+        value = [v.strip() for v in raw.split(",") if v.strip()]
+    elif kinds[name] == "bool":
+        if raw.lower() not in ("true", "yes", "on", "1", "false", "no", "off", "0"):
+            raise argparse.ArgumentTypeError(f"option {name} takes true or false, not {raw!r}")
+        value = raw.lower() in ("true", "yes", "on", "1")
+    elif kinds[name] == "int":
+        try:
+            value = int(raw, 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"option {name} takes a whole number, not {raw!r}") from None
+    try:
+        ZhaoPengyouOptions.from_mapping({name: value})
+    except (ValueError, TypeError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name, value
 
 
 def _seconds(text: str) -> float:
@@ -210,7 +248,7 @@ def host_waiting_lines(seats: Sequence[Any], address: str) -> list[str]:
     missing = missing_seats(seats)
     if not missing:
         return []
-    lines = ["a hand starts when all 4 seats are taken and every player is ready; "
+    lines = [f"a hand starts when all {len(seats)} seats are taken and every player is ready; "
              f"waiting for: {', '.join(missing)}"]
     empty = _empty_seats(seats)
     if empty:
@@ -230,16 +268,79 @@ def result_line(hand_no: int, settlement: Any) -> str:
 
     from .codec import settlement_in
 
+    if isinstance(settlement, dict) and "dealer_side" in settlement:
+        return zpy_result_line(hand_no, settlement)
     return play_result_line(hand_no, settlement_in(settlement))
 
 
-def token_file() -> Path:
-    """Where reconnect tokens are kept between runs: ``$HONGWU_STATE_DIR`` if set, else the
-    platformdirs user state dir."""
+def zpy_result_line(hand_no: int, s: dict[str, Any]) -> str:
+    """The console line of a settled 找朋友 hand from its wire ``ZpySettlement`` map, e.g.
+    ``hand 1: dealer side 0,3, catchers 130, catchers win, levels 2 2 2 2 2 -> 3 2 3 3 2``
+    (with ``, game over: seat 2 won`` at the end of the game)."""
+    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+
+    def levels(vs: Sequence[int]) -> str:
+        return " ".join(names.get(v, str(v)) for v in vs)
+
+    side = ",".join(map(str, s["dealer_side"])) + (" (alone)" if s.get("alone") else "")
+    line = (f"hand {hand_no}: dealer side {side}, catchers {s['catcher_points']}, "
+            f"{s['winner']} win, levels {levels(s['levels_before'])} -> {levels(s['levels'])}")
+    if s.get("game_over"):
+        line += f", game over: seat {', '.join(map(str, s['game_winners']))} won"
+    return line
+
+
+def state_dir() -> Path:
+    """The user state dir: ``$HONGWU_STATE_DIR`` if set, else the platformdirs one."""
     import platformdirs
 
-    base = os.environ.get("HONGWU_STATE_DIR") or platformdirs.user_state_dir("hongwu")
-    return Path(base) / "lan_tokens.json"
+    return Path(os.environ.get("HONGWU_STATE_DIR") or platformdirs.user_state_dir("hongwu"))
+
+
+def token_file() -> Path:
+    """Where reconnect tokens are kept between runs: ``lan_tokens.json`` in :func:`state_dir`."""
+    return state_dir() / "lan_tokens.json"
+
+
+def journal_file(ns: argparse.Namespace) -> Path | None:
+    """The host's journal file for parsed ``host`` arguments: ``--journal``, else
+    ``lan_host-PORT.sqlite3`` in :func:`state_dir` (one per port, so hosts on different ports
+    keep separate journals and ``--resume`` with the same ``--port`` finds its own); None
+    with ``--no-journal``."""
+    if getattr(ns, "no_journal", False):
+        return None
+    given = getattr(ns, "journal", None)
+    return Path(given) if given else state_dir() / f"lan_host-{ns.port}.sqlite3"
+
+
+def open_journal(ns: argparse.Namespace) -> tuple[Any, int]:
+    """``(journal, 0)`` for parsed ``host`` arguments (journal None with ``--no-journal``),
+    or ``(None, exit code)`` after printing why the journal cannot be used. Says when a
+    damaged file was set aside."""
+    from .journal import Journal, JournalBusy, JournalError
+
+    path = journal_file(ns)
+    if path is None:
+        if getattr(ns, "resume", False):
+            print("hongwu host: --resume needs the journal (drop --no-journal)",
+                  file=sys.stderr)
+            return None, 2
+        return None, 0
+    try:
+        journal = Journal.open(path, resume=bool(getattr(ns, "resume", False)))
+    except JournalBusy as exc:
+        if getattr(ns, "journal", None) or getattr(ns, "resume", False):
+            print(f"hongwu host: journal: {exc}", file=sys.stderr)
+            return None, 1
+        print(f"hongwu host: journal: {exc}; this host keeps none (a restart cannot "
+              f"resume it)", file=sys.stderr, flush=True)
+        return None, 0
+    except JournalError as exc:
+        print(f"hongwu host: journal: {exc}", file=sys.stderr)
+        return None, 1
+    if journal.problem:
+        print(f"hongwu host: {journal.problem}", file=sys.stderr, flush=True)
+    return journal, 0
 
 
 def load_token(key: str) -> str | None:
@@ -316,7 +417,20 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                    help="address to listen on (default 0.0.0.0: every interface)")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, metavar="N",
                    help=f"TCP port (default {DEFAULT_PORT}; 0 = any free port)")
-    p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="number of decks")
+    p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="number of decks (红五)")
+    p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
+                   help="the game: hongwu (红五, four seats, default) or zhaopengyou (找朋友, five "
+                        "seats, three decks, a match of levels); 找朋友 needs protocol-3 clients")
+    p.add_argument("--option", action="append", type=zpy_option_arg, default=[],
+                   metavar="NAME=VALUE", help="a 找朋友 rule option (with --ruleset zhaopengyou; "
+                                              "repeatable; RULES.md \"找朋友\")")
+    p.add_argument("--timer-deal", type=_seconds, default=3.0, metavar="S",
+                   help="找朋友: seconds a player has in a declaration window before passing "
+                        "(default 3)")
+    p.add_argument("--timer-call", type=_seconds, default=60.0, metavar="S",
+                   help="找朋友: seconds to call the friend (default 60)")
+    p.add_argument("--timer-counter", type=_seconds, default=10.0, metavar="S",
+                   help="找朋友: seconds for a counter turn before passing (default 10)")
     p.add_argument("--name", type=_name, default="Hong Wu", metavar="TABLE",
                    help="table name shown to players")
     p.add_argument("--headless", action="store_true",
@@ -331,7 +445,7 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                    help="fill SEAT with an AI at start, e.g. --ai 1=basic (repeatable)")
     p.add_argument("--player", type=_name, default="Host", metavar="NAME",
                    help="your name at the table (not headless)")
-    p.add_argument("--seat", type=int, choices=range(4), default=0, help="your seat")
+    p.add_argument("--seat", type=int, choices=range(5), default=0, help="your seat")
     p.add_argument("--timer-bid", type=_seconds, default=20.0, metavar="S",
                    help="seconds per bid (0 = none; default 20)")
     p.add_argument("--timer-trump", type=_seconds, default=30.0, metavar="S",
@@ -356,6 +470,16 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                         "default 2), failed_throw_penalty=N (N >= 0, default 0). Joining players "
                         "play by the same rules. Without --rule a windowed host uses the house "
                         "rules saved from the new-game screen, a headless one the defaults")
+    p.add_argument("--resume", action="store_true",
+                   help="restore the tables of the journal (after a crash or kill: every "
+                        "table, its seats and the hand in progress exactly where it was; "
+                        "players come back with their tokens, which are then replaced); "
+                        "the table options of this command are then ignored")
+    p.add_argument("--journal", default=None, metavar="FILE",
+                   help="the SQLite file the host records its tables in as it plays "
+                        "(default: lan_host-PORT.sqlite3 in the state dir, $HONGWU_STATE_DIR)")
+    p.add_argument("--no-journal", action="store_true",
+                   help="record nothing (a restarted host cannot resume)")
     p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--verbose", "-v", action="store_true", help="log connections and hands")
     _add_ai_options(p)
@@ -397,10 +521,15 @@ def host_config(ns: argparse.Namespace) -> Any:
     ``options`` from :func:`host_rules`)."""
     from .server import ServerConfig, TableConfig, Timers
 
+    zpy = getattr(ns, "ruleset", "hongwu") == "zhaopengyou"
     table = TableConfig(
-        name=ns.name, decks=ns.decks, seed=ns.seed, options=host_rules(ns),
+        name=ns.name, decks=3 if zpy else ns.decks, seed=ns.seed,
+        options=dict(getattr(ns, "option", None) or []) if zpy else host_rules(ns),
+        ruleset="zhaopengyou" if zpy else "hongwu",
         timers=Timers(bid=ns.timer_bid, trump=ns.timer_trump, bury=ns.timer_bury,
-                      play=ns.timer_play),
+                      play=ns.timer_play, deal=getattr(ns, "timer_deal", 3.0),
+                      call_friend=getattr(ns, "timer_call", 60.0),
+                      counter=getattr(ns, "timer_counter", 10.0)),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
         fill_policy="seated" if ns.headless else "host", ai_seats=dict(ns.ai),
         max_hands=ns.hands, seat_grace_s=ns.seat_grace)
@@ -417,10 +546,11 @@ class BackgroundHost:
     """
 
     def __init__(self, config: Any, ai: Any, announce: Sequence[str] | None,
-                 announce_port: int = DISCOVERY_PORT) -> None:
+                 announce_port: int = DISCOVERY_PORT, journal: Any = None) -> None:
         from .server import Server
 
-        self.server = Server(config, ai)
+        self.server = Server(config, ai, journal=journal)
+        self.journal = journal
         self.announce = announce
         self.announce_port = announce_port
         self.announcer: Any = None
@@ -452,6 +582,15 @@ class BackgroundHost:
             await self.announcer.start()
         return port
 
+    def resumed_seat_token(self, seat: int) -> str | None:
+        """A token for the host's own player at ``seat`` of the first table when that seat
+        was restored from the journal (``--resume``) and waits for its player; else None
+        (the player then sits as usual)."""
+        def issue() -> str | None:
+            room = self.server.rooms[0]
+            return None if room.journal is None else room.journal.local_token(room, seat)
+        return self.call(issue)
+
     def call(self, fn: Any) -> Any:
         """Run ``fn()`` in the loop thread; return its result."""
         async def _call() -> Any:
@@ -478,6 +617,8 @@ class BackgroundHost:
             log.exception("host shutdown failed")
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
+        if self.journal is not None:
+            self.journal.close()
 
 
 def _ai_provider(ns: argparse.Namespace) -> Any:
@@ -492,12 +633,42 @@ def run_host(ns: argparse.Namespace) -> int:
     if ns.hands is not None and ns.hands < 1:
         print("hongwu host: --hands must be at least 1", file=sys.stderr)
         return 2
+    zpy = getattr(ns, "ruleset", "hongwu") == "zhaopengyou"
+    if zpy and ns.rule:
+        print("hongwu host: --rule sets 红五 house rules; use --option NAME=VALUE with "
+              "--ruleset zhaopengyou", file=sys.stderr)
+        return 2
+    if not zpy and getattr(ns, "option", None):
+        print("hongwu host: --option is for --ruleset zhaopengyou", file=sys.stderr)
+        return 2
+    from engine.ruleset import hongwu, zhaopengyou
+
+    seats = (zhaopengyou() if zpy else hongwu()).players
+    if any(seat >= seats for seat, _ in ns.ai) or ns.seat >= seats:
+        print(f"hongwu host: this table has seats 0..{seats - 1}", file=sys.stderr)
+        return 2
     hooks = _hooks(ns)
     if not ns.headless and hooks is None:
         return _no_window("host")
+    if zpy and not ns.headless and not getattr(hooks, "plays_zhaopengyou", False):
+        print("hongwu host: 找朋友 (--ruleset zhaopengyou) has no table window yet: add "
+              "--headless (and --ai SEAT=AI for the seats nobody joins)", file=sys.stderr)
+        return 2
     announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
     config = host_config(ns)
-    host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port)
+    if zpy:  # the journal rebuilds 红五 hands only (net/journal.py): 找朋友 tables are not journaled yet
+        if getattr(ns, "resume", False):
+            print("hongwu host: --resume restores 红五 tables only; 找朋友 tables are not journaled yet",
+                  file=sys.stderr)
+            return 2
+        journal, code = None, 0
+    else:
+        journal, code = open_journal(ns)
+    if code:
+        return code
+    if journal is not None and ns.resume and not ns.port and journal.port:
+        config.port = journal.port  # --port 0 the first time: come back where it was
+    host = BackgroundHost(config, _ai_provider(ns), announce, ns.announce_port, journal)
     try:  # Ctrl-C at any point from here on: a short message, the host stopped, status 130
         try:
             port = host.start()
@@ -513,6 +684,9 @@ def run_host(ns: argparse.Namespace) -> int:
         print(f"hosting '{ns.name}' on {ns.bind}:{port}{where}", flush=True)
         print(f"listening on {ns.bind}:{port}", flush=True)  # machine-readable: scripts, tests
         print(join_hint(host.addresses), flush=True)
+        if journal is not None:
+            host.call(lambda: journal.record_port(port))
+            _report_journal(host, journal)
         rules = house_rules_line(config.tables[0].options)
         if rules:
             print(rules, flush=True)
@@ -530,6 +704,25 @@ def run_host(ns: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     finally:
         host.stop()
+
+
+def _report_journal(host: BackgroundHost, journal: Any) -> None:
+    """Print where the journal is and what ``--resume`` restored."""
+    from .journal import describe
+
+    if journal.resume and journal.restored:
+        print(f"resumed {journal.restored} table(s) from {journal.path}; players come back "
+              f"with their tokens (each gets a new one)", flush=True)
+        for line in host.call(lambda: describe(host.server.rooms)):
+            print(f"  {line}", flush=True)
+    elif journal.resume:
+        print(f"nothing to resume in {journal.path}: new tables", flush=True)
+    else:
+        print(f"journal: {journal.path} (restart with --resume to restore the tables)",
+              flush=True)
+        if journal.previous is not None:
+            print(f"  the tables of the earlier run there are kept in {journal.previous}",
+                  flush=True)
 
 
 def seat_changes(before: Sequence[tuple[Any, ...]] | None,
@@ -569,17 +762,24 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
     def look() -> tuple[Any, ...]:
         seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
                       for s in room.seats)
-        return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats]
+        match = room.match_wire() if hasattr(room, "match_wire") else None  # 找朋友 tables
+        return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats], match
 
-    started = settled = 0  # hands reported so far (none is skipped, however short)
+    # hands reported so far (none is skipped, however short); a resumed table's earlier ones
+    # were reported by the host that ran them
+    journal = getattr(host, "journal", None)
+    started = settled = 0
+    if journal is not None and journal.restored and journal.resumed_at:
+        started, in_hand = journal.resumed_at[0]
+        settled = started - (1 if in_hand else 0)
     last_seats = None
-    _, _, _, wire = host.call(look)
+    _, _, _, wire, _ = host.call(look)
     print(f"waiting for players; seats: {', '.join(s['kind'] for s in wire)}", flush=True)
     last_missing = missing_seats(wire)
     for line in host_waiting_lines(wire, address):
         print(line, flush=True)
     while True:
-        hand_no, in_hand, seats, wire = host.call(look)
+        hand_no, in_hand, seats, wire, match = host.call(look)
         for line in seat_changes(last_seats, seats):
             print(line, flush=True)
         last_seats = seats
@@ -593,6 +793,12 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
             if settled < started and settled < done:
                 settled += 1
                 print(f"hand {settled} settled", flush=True)
+                if match is not None and match["hand_no"] == settled:
+                    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+                    levels = " ".join(names.get(v, str(v)) for v in match["levels"])
+                    over = (f", game over: seat {', '.join(map(str, match['winners']))} won"
+                            if match["game_over"] else "")
+                    print(f"levels after hand {settled}: {levels}{over}", flush=True)
             else:
                 started += 1
                 print(f"hand {started} in play; seats: {', '.join(s[0] for s in seats)}",
@@ -612,7 +818,8 @@ def add_join_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("address", nargs="?", default=None, metavar="HOST[:PORT]",
                    help=f"the host (default port {DEFAULT_PORT}); omitted: find one on the LAN")
     p.add_argument("--name", type=_name, default=None, help="your name at the table")
-    p.add_argument("--seat", type=int, choices=range(4), default=None, help="preferred seat")
+    p.add_argument("--seat", type=int, choices=range(5), default=None,
+                   help="preferred seat (0..3; 找朋友 0..4)")
     p.add_argument("--observe", action="store_true", help="watch without a seat")
     p.add_argument("--table", default=None, help="table name on a host with several")
     p.add_argument("--token", default=None, help="reconnect token (resume your seat)")
@@ -624,6 +831,13 @@ def add_join_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                    help="AI for --headless (default basic)")
     p.add_argument("--think", type=_seconds, default=0.0, metavar="S",
                    help="with --headless: pause before each move (default 0)")
+    p.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="with --headless: seed of the AI playing the seat (reproducible play)")
+    p.add_argument("--reconnect", type=_seconds, default=120.0, metavar="S",
+                   help="with --headless: when the connection is lost (e.g. the host restarts "
+                        "with --resume), keep trying to get the seat back for S seconds, "
+                        "waiting 0.25 s, 0.5 s, ... up to 5 s between tries (0 = do not "
+                        "reconnect; default 120)")
     p.add_argument("--fill", action="append", default=[], type=_ai_seat, metavar="SEAT=AI",
                    help="fill an empty seat with a host AI first (needs rights; repeatable)")
     p.add_argument("--hands", type=int, default=None, metavar="N",
@@ -704,7 +918,7 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
                          token: str | None, key: str) -> int:
     from .ai import AIProvider
     from .bot import Bot, NoHandStarted
-    from .client import Client, RemoteError
+    from .client import Client, ConnectionClosed, RemoteError, should_reconnect
 
     async def hello(tok: str | None) -> Client:
         client = await Client.connect(host, port)
@@ -747,7 +961,8 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
             print(f"fill {fill_seat}={ai}: {exc}", file=sys.stderr)
     provider = AIProvider(plugin_dirs=ns.plugin_dir, user_plugins=not ns.no_user_plugins)
     ai_name = ns.ai or provider.default_name()
-    player = provider.make(ai_name, seat if seat is not None else 0, ns.ai_budget)
+    player = provider.make(ai_name, seat if seat is not None else 0, ns.ai_budget,
+                           seed=ns.seed)
     table = dict((welcome.get("snapshot") or {}).get("table") or {})
     can_fill = bool(welcome.get("host")) or (
         table.get("fill") in ("seated", "anyone") and seat is not None)
@@ -790,7 +1005,19 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
 
     bot = Bot(client, player, hands=ns.hands, on_message=show, think=ns.think)
     try:
-        await bot.run(timeout=None, start_timeout=ns.wait or None)
+        while True:
+            try:
+                await bot.run(timeout=None, start_timeout=ns.wait or None)
+                break
+            except ConnectionClosed:
+                if not ns.reconnect or not should_reconnect(client.goodbye):
+                    raise
+            token = welcome.get("token")
+            client = await _reconnect_headless(ns, host, port, name, token, key)
+            if client is None:
+                return 1
+            welcome = client.welcome or {}
+            bot.attach(client)
     except NoHandStarted:
         missing = missing_seats(table.get("seats") or [], skip=seat)
         print(f"hongwu join: no hand started within {ns.wait:g} s (--wait)"
@@ -810,6 +1037,43 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     return 0
 
 
+async def _reconnect_headless(ns: argparse.Namespace, host: str, port: int, name: str,
+                              token: str | None, key: str) -> Any:
+    """After a lost connection: get the seat back with ``token`` (observers: watch again),
+    retrying with backoff for ``--reconnect`` seconds, each try printed. Returns the new
+    :class:`~net.client.Client` (its new token saved), or None after printing why not."""
+    from .client import Backoff, RemoteError, reconnect
+
+    print(f"connection to {host}:{port} lost; reconnecting for up to {ns.reconnect:g} s",
+          flush=True)
+
+    def attempt(n: int, delay: float, error: BaseException | None) -> None:
+        if error is not None:
+            print(f"  try {n - 1} failed ({type(error).__name__}: {error}); "
+                  f"next in {delay:.2f} s", flush=True)
+
+    try:
+        client = await reconnect(host, port, name, token=token,
+                                 backoff=Backoff(total=ns.reconnect), on_attempt=attempt,
+                                 observer=ns.observe and token is None, table=ns.table,
+                                 host_key=ns.host_key)
+    except RemoteError as exc:
+        print(f"hongwu join: the host refused the reconnect: {exc}", file=sys.stderr)
+        return None
+    except ConnectionError as exc:
+        print(f"hongwu join: {exc}", file=sys.stderr)
+        return None
+    welcome = client.welcome or {}
+    seat = welcome.get("seat")
+    if seat is not None:
+        save_token(key, welcome.get("token"))
+        print(f"reconnected to {host}:{port}: seat {seat} "
+              f"{'resumed' if welcome.get('resumed') else 'taken'}", flush=True)
+    else:
+        print(f"reconnected to {host}:{port}: watching", flush=True)
+    return client
+
+
 def _fill_tip(seats: Sequence[Any], seat: int | None, can_fill: bool) -> str:
     """How a joining player gets the empty seats filled with AIs: ``--fill`` on the join
     command when the table lets seated players fill, else only the host (``--ai`` or its lobby)."""
@@ -826,9 +1090,14 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     from .client import RemoteError
     from .remote_table import RemoteTable
 
+    def keep(tok: str) -> None:  # every Welcome's token: a restarted host gives a new one
+        save_token(key, tok)
+
     def connect(tok: str | None) -> RemoteTable:
         return RemoteTable(host, port, name, token=tok, seat=ns.seat, observer=ns.observe,
-                           table=ns.table, host_key=ns.host_key)
+                           table=ns.table, host_key=ns.host_key,
+                           on_token=None if ns.observe else keep,
+                           title=getattr(ns, "career_title", None))  # hongwu join --profile
 
     try:
         try:
@@ -843,8 +1112,6 @@ def _join_window(ns: argparse.Namespace, host: str, port: int, name: str,
     except RemoteError as exc:
         print(f"hongwu join: refused: {exc}", file=sys.stderr)
         return 1
-    if table.seat is not None:
-        save_token(key, table.token)
     for fill_seat, ai in ns.fill:
         err = table.fill(fill_seat, ai)
         if err:

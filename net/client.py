@@ -15,10 +15,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
-from typing import Any, Callable
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
 
 from . import framing, protocol
-from .protocol import ErrorCode, PROTOCOL_VERSION
+from .protocol import ErrorCode, PROTOCOL_VERSION, TITLE_MAX, TITLES_SINCE
 
 log = logging.getLogger(__name__)
 
@@ -111,11 +113,12 @@ class Client:
     async def hello(self, name: str, *, token: str | None = None, seat: int | None = None,
                     observer: bool = False, table: str | None = None,
                     host_key: str | None = None, timeout: float = 10.0,
-                    protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
+                    protocol: int = PROTOCOL_VERSION, title: str | None = None) -> dict[str, Any]:
         """Send ``hello``; return the Welcome map (also kept as ``self.welcome``).
 
         ``protocol`` is the version to speak (default the newest; 1 gets a full ``view``
-        after every change, PROTOCOL.md §12).
+        after every change, PROTOCOL.md §12). ``title``: the player's title for the name
+        plates (version 3 and later; at most ``protocol.TITLE_MAX`` characters).
 
         Raises :class:`RemoteError` (VERSION_MISMATCH, BAD_TOKEN, UNKNOWN_TABLE, ...) or
         :class:`ConnectionClosed`.
@@ -132,6 +135,8 @@ class Client:
             params["table"] = table
         if host_key is not None:
             params["host_key"] = host_key
+        if title and protocol >= TITLES_SINCE:
+            params["title"] = title[:TITLE_MAX]
         self.welcome = await self.call("hello", params, timeout=timeout)
         return self.welcome
 
@@ -312,3 +317,106 @@ class Client:
                 log.warning("notification queue full: dropping %s", msg.method)
         else:
             log.warning("ignoring a request from the server")
+
+
+# ============================================================================ reconnecting
+@dataclass(frozen=True)
+class Backoff:
+    """When to try again after a lost connection (PROTOCOL.md section 10, "Reconnecting").
+
+    Delays grow from ``first`` seconds by ``factor`` up to ``cap``; each is drawn uniformly
+    from ``[d * (1 - jitter), d]`` so that the players of a table whose host restarted do not
+    all knock in the same millisecond; no attempt starts after ``total`` seconds.
+
+    >>> delays = Backoff(jitter=0).delays()
+    >>> [round(next(delays), 2) for _ in range(6)]
+    [0.25, 0.5, 1.0, 2.0, 4.0, 5.0]
+    """
+
+    first: float = 0.25
+    factor: float = 2.0
+    cap: float = 5.0
+    jitter: float = 0.5
+    total: float = 120.0
+
+    def delays(self, rng: random.Random | None = None) -> Iterator[float]:
+        """The delays before attempts 1, 2, ... (seconds; endless: the caller stops at
+        ``total``)."""
+        rng = rng or random.Random()
+        d = self.first
+        while True:
+            yield d * (1.0 - self.jitter * rng.random())
+            d = min(self.cap, d * self.factor)
+
+
+#: goodbye codes after which a client must not reconnect by itself: its seat went to another
+#: connection (REPLACED), it left (LEAVING), or it cannot talk to this host (VERSION_MISMATCH).
+NO_RECONNECT = frozenset({ErrorCode.REPLACED, ErrorCode.LEAVING, ErrorCode.VERSION_MISMATCH})
+
+
+def should_reconnect(goodbye: dict[str, Any] | None, *, after_shutdown: bool = False) -> bool:
+    """Whether a client whose connection ended with ``goodbye`` (None: no goodbye, e.g. the
+    host process died) should reconnect: always without a goodbye; never after the codes of
+    :data:`NO_RECONNECT`; after ``SHUTDOWN`` (the host closed the table) only when
+    ``after_shutdown``."""
+    if not goodbye:
+        return True
+    code = goodbye.get("code")
+    if code in NO_RECONNECT:
+        return False
+    if code == ErrorCode.SHUTDOWN:
+        return after_shutdown
+    return True
+
+
+#: error answers to a reconnecting ``hello`` that are tried again: the host is full (its
+#: places kept for reconnects taken too) or stopping, or the client knocked too often.
+RETRY_ERRORS = frozenset({"SHUTDOWN", "RATE_LIMITED"})
+
+
+async def reconnect(host: str, port: int, name: str, *, token: str | None,
+                    backoff: Backoff = Backoff(), timeout: float = 5.0,
+                    on_attempt: Callable[[int, float, BaseException | None], Any] | None = None,
+                    **hello: Any) -> Client:
+    """Connect to ``host:port`` again and say ``hello`` with ``token`` (a seated player) or
+    without (an observer), retrying with ``backoff`` while the host cannot be reached (it may
+    be restarting: ``hongwu host --resume``). Returns the connected client; its Welcome
+    carries the token to keep from now on (a host that restarted gives a new one).
+
+    ``on_attempt(attempt, delay, error)`` is called before each wait (attempt counts from 1,
+    ``error`` is what the previous attempt met) so the caller can log it; ``hello`` keyword
+    arguments go to :meth:`Client.hello`. Raises :class:`RemoteError` when the host refuses
+    the hello (e.g. BAD_TOKEN: the seat is not ours any more; the answers of
+    :data:`RETRY_ERRORS` are retried), ``ConnectionError`` after
+    ``backoff.total`` seconds without success.
+    """
+    loop = asyncio.get_running_loop()
+    end = loop.time() + backoff.total
+    error: BaseException | None = None
+    for attempt, delay in enumerate(backoff.delays(), 1):
+        delay = min(delay, max(0.0, end - loop.time()))
+        if on_attempt is not None:
+            on_attempt(attempt, delay, error)
+        log.info("reconnect attempt %d to %s:%d in %.2f s (last: %r)", attempt, host, port,
+                 delay, error)
+        await asyncio.sleep(delay)
+        try:
+            client = await Client.connect(host, port, timeout=timeout)
+        except (OSError, asyncio.TimeoutError) as exc:
+            error = exc
+        else:
+            try:
+                await client.hello(name, token=token, timeout=timeout, **hello)
+                return client
+            except RemoteError as exc:
+                await client.close()
+                if exc.name not in RETRY_ERRORS:
+                    raise
+                error = exc
+            except (ConnectionClosed, OSError, asyncio.TimeoutError) as exc:
+                error = exc
+                await client.close()
+        if loop.time() >= end:
+            break
+    raise ConnectionError(f"could not reconnect to {host}:{port} within {backoff.total:g} s"
+                          f" (last error: {error!r})")

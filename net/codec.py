@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 from engine.cards import Card, parse_cards
 from engine.events import EVENT_TYPES, Event
 from engine.refusals import Refusal
-from engine.ruleset import RuleOptions, RuleSet, hongwu
+from engine.ruleset import RuleSet, hongwu
 from engine.scoring import Settlement
 from engine.state import (
     Bid, Bury, ChooseTrump, FinishedTrick, IllegalAction, Phase, Play, PlayerView,
@@ -69,8 +69,13 @@ def _pairs_in(pairs: Iterable[list[Any]]) -> tuple[tuple[Any, Any], ...]:
 
 # ------------------------------------------------------------------------------ rules
 def options_out(ruleset: RuleSet) -> dict[str, Any]:
-    """The rule options of ``ruleset`` as a name -> value map."""
-    return {f.name: getattr(ruleset.options, f.name) for f in dc_fields(RuleOptions)}
+    """The rule options of ``ruleset`` as a name -> value map (the fields of its options
+    type: ``RuleOptions`` for 红五, ``ZhaoPengyouOptions`` for 找朋友; tuples as lists)."""
+    out = {}
+    for f in dc_fields(ruleset.options):
+        value = getattr(ruleset.options, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
 
 
 def ruleset_in(decks: int, options: Mapping[str, Any]) -> RuleSet:

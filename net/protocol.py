@@ -24,15 +24,22 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The newest protocol version spoken by this code (what our own clients send in ``hello``)."""
 
-SUPPORTED_VERSIONS = (1, 2)
+SUPPORTED_VERSIONS = (1, 2, 3)
 VIEW_DELIVERY = {
     1: "a full view notification after every change of the hand",
     2: "a full view notification when a hand is dealt (after its deal events) and in every "
        "Snapshot; otherwise only events, which the client folds into its view",
+    3: "as version 2 at a 红五 table; at a 找朋友 table (only version 3 may sit or watch "
+       "there) a full ZpyView after every batch of events",
 }
+TITLES_SINCE = 3
+"""The first version whose ``hello`` may carry a ``title`` and whose ``Seat`` maps carry the
+players' titles (PROTOCOL.md ``hello``); older sessions never see a ``title`` key."""
+TITLE_MAX = 16
+"""Longest ``hello.title`` (characters)."""
 """When the host sends ``view`` notifications, per accepted version (PROTOCOL.md §3)."""
 """Versions the host accepts in ``hello``; a session speaks the one it named. Version 2 sends
 full views only when a hand is dealt and on request, events otherwise (PROTOCOL.md §3, §12);
@@ -184,11 +191,17 @@ def F(type_: str, doc: str = "", required: bool = True, **limits: int) -> Field:
     return Field(type_, required, doc, limits)
 
 
-PHASES = ("deal", "bid", "trump", "bury", "play", "settle")
-"""Phase names on the wire (lower-case names of ``engine.state.Phase``)."""
+PHASES = ("deal", "bid", "trump", "bury", "play", "settle", "call_friend", "counter")
+"""Phase names on the wire: the values of ``engine.state.Phase`` (红五) and of
+``engine.zhaopengyou.ZPhase`` (找朋友: deal, call_friend, bury, counter, play, settle)."""
 
 SEAT_KINDS = ("empty", "human", "ai")
 AUTO_REASONS = ("timeout", "disconnect", "request", "action", "reconnect", "fill")
+RULESETS = ("hongwu", "zhaopengyou")
+"""Ruleset names on the wire (``engine.ruleset.RuleSet.name``)."""
+MAX_SEAT = 4
+"""The highest seat number any table has (找朋友 seats five: 0..4; 红五 four: 0..3, a seat
+number past the table's last is refused BAD_PARAMS by the host)."""
 CARD_RE = re.compile(r"^(10|[2-9JQKA])[SHCD]$|^[BS]J$")
 SUIT_LETTERS = ("S", "H", "C", "D")
 
@@ -198,10 +211,12 @@ ALIASES: dict[str, str] = {
     "Trick": "(int, int, [Play], int, int)",
     "BidEntry": "(int, int|nil)",
     "SeatPair": "(int, int)",
+    "FriendCall": "(card, int)",
 }
 """``Play`` = (seat, cards); ``Trick`` = (trick_no, leader, plays, winner,
 points); ``BidEntry`` =
-(seat, amount or nil for a pass); ``SeatPair`` = (from_seat, to_seat)."""
+(seat, amount or nil for a pass); ``SeatPair`` = (from_seat, to_seat); ``FriendCall`` =
+(card, nth): "the nth played copy of card" (找朋友)."""
 
 #: Composite value shapes (maps), by name. Types used in expressions below.
 STRUCTS: dict[str, dict[str, Field]] = {
@@ -217,7 +232,7 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "params": F("map", "the code's parameters: ints, strings, bools, lists of them"),
     },
     "Seat": {
-        "seat": F("int", "0..3"),
+        "seat": F("int", "0..3 (红五), 0..4 (找朋友)"),
         "kind": F("seatkind", "empty, human or ai"),
         "name": F("str|nil", "player or AI display name"),
         "ai": F("str|nil", "AI name for kind ai"),
@@ -225,12 +240,19 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "connected": F("bool", "a client holds the seat now (always true for ai)"),
         "auto": F("bool", "auto-played (托管) right now"),
         "score": F("int", "game points accumulated at this table"),
+        "title": F("str", "the player's title as its hello gave it (version 3; absent: none)", False),
     },
     "Timers": {
         "bid": F("float", "seconds per bid turn (0 = no limit)"),
         "trump": F("float", "seconds to name trump (then spades)"),
         "bury": F("float", "seconds to bury the kitty"),
         "play": F("float", "seconds per play"),
+        "deal": F("float", "找朋友: seconds a polled seat has in a declaration window (then it "
+                           "passes)", required=False),
+        "call_friend": F("float", "找朋友: seconds to call the friend (then auto-play)",
+                         required=False),
+        "counter": F("float", "找朋友: seconds for a counter turn (then it passes)",
+                     required=False),
     },
     "Table": {
         "name": F("str", "table name"),
@@ -238,15 +260,91 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "options": F("map", "rule options name -> value (RuleOptions)"),
         "hand_no": F("int", "hands started at this table (0 before the first)"),
         "in_hand": F("bool", "a hand is being played"),
-        "seats": F("[Seat]", "four entries, by seat"),
+        "seats": F("[Seat]", "one entry per seat (4 for 红五, 5 for 找朋友), by seat"),
         "observers": F("int", "connected observers"),
         "timers": F("Timers", "turn time limits"),
         "fill": F("str", "who may fill seats with AIs: 'host' or 'seated' (never observers)"),
+        "ruleset": F("ruleset", "找朋友 tables only: 'zhaopengyou' (absent: 红五)", required=False),
+        "match": F("Match", "找朋友 tables only: the match standings", required=False),
+    },
+    "Match": {
+        "hand_no": F("int", "hands settled in the match so far"),
+        "levels": F("[int]", "each seat's level rank 2..14 (11 J, 12 Q, 13 K, 14 A) now"),
+        "eligible": F("[int]", "seats with the declaring right for the next hand"),
+        "game_over": F("bool", "the game has ended (no further hand is dealt)"),
+        "winners": F("[int]", "the winning seats once over, else empty"),
+    },
+    "ZpySettlement": {
+        "dealer_side": F("[int]", "the dealer and the friend (ascending seats)"),
+        "catchers": F("[int]", "the other seats (ascending)"),
+        "eligible": F("[int]", "next hand's declaring right (the winning side)"),
+        "kitty_points": F("int", "card points buried in the kitty"),
+        "multiplier": F("int", "kitty multiplier (0 unless a catcher won the last trick)"),
+        "catcher_points": F("int", "the catchers' points P"),
+        "winner": F("str", "'dealer' or 'catchers'"),
+        "gains": F("[int]", "levels awarded per seat before stops"),
+        "levels_before": F("[int]", "level ranks per seat before the hand"),
+        "levels": F("[int]", "level ranks per seat after the hand"),
+        "first_card_to": F("int", "the seat dealt the first card next hand"),
+        "game_over": F("bool", "the game ended with this hand"),
+        "game_winners": F("[int]", "the winning seats once over, else empty"),
+        "alone": F("bool", "the dealer played one against four"),
+        "kitty": F("[card]", "the buried cards (public once settled)"),
+    },
+    "Declaration": {
+        "seat": F("int", "who showed the cards"),
+        "cards": F("[card]", "the cards shown (1-3 identical level cards or jokers)"),
+        "phase": F("str", "'deal' (亮主) or 'counter' (反牌)"),
+    },
+    "ZpyView": {
+        "ruleset": F("ruleset", "always 'zhaopengyou'"),
+        "seat": F("int|nil", "whose view (nil = observer)"),
+        "phase": F("phase", "deal, call_friend, bury, counter, play or settle"),
+        "options": F("map", "找朋友 rule options name -> value (ZhaoPengyouOptions)"),
+        "hand_no": F("int", "hand number of the match (1-based)"),
+        "levels": F("[int]", "level ranks per seat before this hand"),
+        "eligible": F("[int]", "seats with the declaring right"),
+        "first_card": F("int", "seat dealt the first card"),
+        "deal_no": F("int", "1, then 2, 3.. after redeals"),
+        "cards_dealt": F("int", "cards dealt so far in this deal"),
+        "to_act": F("int|nil", "seat to act; in deal and counter only the polled seat itself "
+                               "learns it is polled (nil for everyone else)"),
+        "hand": F("[card]", "this seat's cards (the kitty included while it buries)"),
+        "hand_sizes": F("[int]", "cards held per seat"),
+        "declarations": F("[Declaration]", "every declaration and counter so far, in order"),
+        "standing": F("(int, [card])|nil", "(seat, cards) of the declaration that stands"),
+        "legal_declarations": F("[[card]]", "what this seat may declare or counter now (its "
+                                            "turn in deal/counter only)"),
+        "friend_calls": F("[FriendCall]", "calls the dealer may make (its call_friend turn "
+                                          "only, else empty)"),
+        "dealer": F("int|nil", "dealer once the deal is over"),
+        "level": F("int|nil", "the hand's level rank once the deal is over"),
+        "trump": F("suit|nil", "trump suit; nil for no-trump (无主) or not yet known"),
+        "trump_known": F("bool", "the deal is over, so trump (nil = no-trump) is settled"),
+        "kitty_flip": F("[card]|nil", "the flipped kitty (public) when nobody declared"),
+        "friend_call": F("FriendCall|nil", "the call once made (public)"),
+        "friend": F("int|nil", "the friend's seat once revealed (nil before, and when alone)"),
+        "alone": F("bool", "the dealer turned out to play alone (known once resolved)"),
+        "kitty": F("[card]|nil", "the kitty cards (only the seat burying, while it buries)"),
+        "buried": F("[card]|nil", "cards this seat buried (its own), or everyone's once settled"),
+        "burier": F("int|nil", "the seat that holds or buried the kitty"),
+        "trick_no": F("int", "current trick (1-based)"),
+        "trick_leader": F("int|nil", "who leads/led the current trick"),
+        "current_trick": F("[Play]", "plays so far in the current trick"),
+        "tricks": F("[Trick]", "every finished trick"),
+        "points_won": F("[int]", "card points won per seat"),
+        "failed_throws": F("[int]", "seats whose throws failed, in order"),
+        "settlement": F("ZpySettlement|nil", "after the hand"),
+        "bury_count": F("int", "cards to bury (7)"),
+        "suggested_play": F("[card]|nil", "a legal play for this seat when it is to play (the "
+                                          "host's first legal option, for simple clients), "
+                                          "else nil"),
     },
     "Turn": {
         "hand_no": F("int", "hand number"),
         "phase": F("phase", "phase of the hand"),
-        "seat": F("int|nil", "seat to act, nil when nobody is (settled)"),
+        "seat": F("int|nil", "seat to act, nil when nobody is (settled; 找朋友 deal and counter "
+                             "windows: nil except to the polled seat)"),
         "timeout": F("float|nil", "seconds left for that seat, nil when no limit"),
         "auto": F("bool", "the seat is played by an AI now (ai seat or 托管)"),
     },
@@ -293,7 +391,8 @@ STRUCTS: dict[str, dict[str, Field]] = {
     },
     "Snapshot": {
         "table": F("Table", "the table"),
-        "view": F("View|nil", "this session's view of the hand (nil before the first hand)"),
+        "view": F("View|ZpyView|nil", "this session's view of the hand (nil before the first "
+                                      "hand; a ZpyView at a 找朋友 table)"),
         "turn": F("Turn|nil", "whose turn (nil before the first hand)"),
         "events": F("int", "events of this hand already reflected in view"),
     },
@@ -361,7 +460,47 @@ EVENTS: dict[str, dict[str, Field]] = {
         "red_fives": F("[SeatPair]", "red fives captured across sides in this trick"),
     },
     "hand_settled": {
-        "settlement": F("Settlement", "the settlement"),
+        "settlement": F("Settlement|ZpySettlement", "the settlement (ZpySettlement: 找朋友)"),
+    },
+    # 找朋友 only
+    "card_dealt": {
+        "seat": F("int", "receiver"),
+        "cards": F("[card]|nil", "the one card: only the receiver sees it, others nil"),
+        "count": F("int", "always 1"),
+        "card_no": F("int", "number of the card in the deal (1-based)"),
+    },
+    "declared": {
+        "seat": F("int", "declarer"),
+        "cards": F("[card]", "the cards shown"),
+        "phase": F("str", "'deal' (亮主) or 'counter' (反牌)"),
+        "trump": F("suit|nil", "the trump it makes (nil: no-trump 无主)"),
+        "level": F("int", "the level rank played"),
+    },
+    "passed": {
+        "seat": F("int|nil", "the passing seat, told only to itself (nil for everyone else)"),
+        "phase": F("str", "'deal' or 'counter'"),
+    },
+    "redealt": {"deal_no": F("int", "number of the new deal (2, 3, ...)")},
+    "kitty_flipped": {
+        "dealer": F("int", "the dealer this makes"),
+        "cards": F("[card]", "the kitty, shown to all"),
+        "trump": F("suit|nil", "the trump it sets (nil: no-trump)"),
+    },
+    "deal_finished": {
+        "dealer": F("int", "the dealer"),
+        "level": F("int", "the hand's level rank"),
+        "trump": F("suit|nil", "trump (nil: no-trump)"),
+        "declared": F("bool", "false after a kitty flip"),
+    },
+    "friend_called": {
+        "seat": F("int", "the dealer"),
+        "card": F("card", "the called card"),
+        "nth": F("int", "which played copy (1-3)"),
+    },
+    "friend_revealed": {
+        "seat": F("int", "the friend (the dealer when alone)"),
+        "alone": F("bool", "the dealer plays alone"),
+        "trick_no": F("int", "trick of the reveal"),
     },
 }
 
@@ -394,26 +533,29 @@ def _m(name: str, params: dict[str, Field], result: str, doc: str, **kw: bool) -
 
 METHODS: dict[str, Method] = {m.name: m for m in [
     _m("hello", {
-        "protocol": F("int", "protocol version the session speaks: 1 or 2"),
+        "protocol": F("int", "protocol version the session speaks: 1, 2 or 3 (3 needed at a "
+                             "找朋友 table)"),
         "name": F("str", "display name", maxlen=NAME_MAX),
         "token": F("str|nil", "reconnect token from an earlier welcome", False, maxlen=TOKEN_MAX),
-        "seat": F("int|nil", "preferred seat", False, min=0, max=3),
+        "seat": F("int|nil", "preferred seat", False, min=0, max=MAX_SEAT),
         "observer": F("bool", "join without a seat", False),
         "table": F("str|nil", "table name (default: the server's first)", False,
                    maxlen=NAME_MAX),
         "host_key": F("str|nil", "the host's key: grants host rights", False, maxlen=TOKEN_MAX),
         "client": F("str|nil", "client software and version, free text", False, maxlen=64),
+        "title": F("str|nil", "the player's title shown on its name plate (version 3)", False,
+                   maxlen=TITLE_MAX),
     }, "Welcome", "open the session: seat or observer, reconnect token, table", after_hello=False),
     _m("tables", {}, "[TableSummary]", "list the server's tables (allowed before hello)",
        after_hello=False),
     _m("ping", {}, "Pong", "liveness check and round-trip measurement", after_hello=False),
-    _m("sit", {"seat": F("int", "seat to take", min=0, max=3)}, "Seated",
+    _m("sit", {"seat": F("int", "seat to take", min=0, max=MAX_SEAT)}, "Seated",
        "take (or move to) a free seat between hands"),
     _m("stand", {}, "Table", "leave the seat and watch (between hands)", seated=True),
     _m("ready", {"ready": F("bool", "ready or not")}, "Table",
        "mark the seat ready for the next hand", seated=True),
     _m("fill", {
-        "seat": F("int", "an empty or disconnected seat", min=0, max=3),
+        "seat": F("int", "an empty or disconnected seat", min=0, max=MAX_SEAT),
         "ai": F("str|nil", "AI name from list_ais; nil empties an AI seat", maxlen=64),
     }, "Table", "seat an AI (or remove one) between hands"),
     _m("list_ais", {}, "[AI]", "the AIs installed on the host"),
@@ -425,6 +567,13 @@ METHODS: dict[str, Method] = {m.name: m for m in [
        "bury kitty cards (dealer)", seated=True),
     _m("play", {"cards": F("[card]", "cards to play", maxlen=64)}, "Ok",
        "lead or follow", seated=True),
+    _m("declare", {"cards": F("[card]", "1-3 identical level cards or jokers", maxlen=3)}, "Ok",
+       "找朋友: declare 亮主 in a deal window, or counter 反牌 in the counter round",
+       seated=True),
+    _m("pass", {}, "Ok", "找朋友: pass a deal window or a counter turn", seated=True),
+    _m("call_friend", {"card": F("card", "the called card"),
+                       "nth": F("int", "which played copy", min=1, max=3)}, "Ok",
+       "找朋友: the dealer calls the friend: the nth played copy of card", seated=True),
     _m("auto", {"on": F("bool", "auto-play on or off")}, "AutoState",
        "turn auto-play (托管) on or off for the own seat", seated=True),
     _m("snapshot", {}, "Snapshot", "the full current state as this session may see it"),
@@ -457,6 +606,8 @@ STRUCTS.update({
         "decks": F("int", "2 or 3"),
         "free_seats": F("int", "seats nobody holds"),
         "in_hand": F("bool", "a hand is being played"),
+        "ruleset": F("ruleset", "找朋友 tables only: 'zhaopengyou' (absent: 红五)", required=False),
+        "seats": F("int", "找朋友 tables only: number of seats (5)", required=False),
     },
 })
 
@@ -470,8 +621,9 @@ NOTIFICATIONS: dict[str, dict[str, Field]] = {
     "view": {
         "hand_no": F("int", "hand number"),
         "events": F("int", "events of this hand reflected in view"),
-        "view": F("View", "the session's full view after the last events (version 2: sent "
-                          "when a hand is dealt; fold the events in between)"),
+        "view": F("View|ZpyView", "the session's full view after the last events (version 2: "
+                                  "sent when a hand is dealt; fold the events in between; "
+                                  "找朋友: after every batch)"),
     },
     "turn": {"turn": F("Turn", "who is to act and the time left")},
     "auto": {
@@ -527,6 +679,7 @@ _SCALARS: dict[str, Any] = {
     "phase": lambda v: isinstance(v, str) and v in PHASES,
     "seatkind": lambda v: isinstance(v, str) and v in SEAT_KINDS,
     "autoreason": lambda v: isinstance(v, str) and v in AUTO_REASONS,
+    "ruleset": lambda v: isinstance(v, str) and v in RULESETS,
 }
 
 
@@ -749,7 +902,8 @@ def describe(version: int = PROTOCOL_VERSION) -> dict[str, Any]:
                     for name, schema in sorted(STRUCTS.items())},
         "errors": {c.name: int(c) for c in ErrorCode},
         "enums": {"phase": list(PHASES), "seatkind": list(SEAT_KINDS),
-                  "autoreason": list(AUTO_REASONS), "suit": list(SUIT_LETTERS)},
+                  "autoreason": list(AUTO_REASONS), "suit": list(SUIT_LETTERS),
+                  "ruleset": list(RULESETS)},
     }
 
 

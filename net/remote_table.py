@@ -28,13 +28,12 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from engine.events import Event
 
 from . import codec
-from .client import Client, ConnectionClosed, RemoteError
-from .protocol import ErrorCode
+from .client import Backoff, Client, ConnectionClosed, RemoteError, should_reconnect
 from .viewsync import ViewTracker
 
 log = logging.getLogger(__name__)
@@ -58,7 +57,10 @@ class RemoteTable:
     seat); ``seat`` (preferred seat); ``observer``; ``table`` (table name on a multi-table
     host); ``host_key`` (host rights); ``timeout`` seconds for connecting and each request;
     ``reconnect`` (retry with the token when the connection drops, for up to
-    ``reconnect_s`` seconds).
+    ``reconnect_s`` seconds, waiting as :class:`~net.client.Backoff` says between tries: the
+    host may be restarting with ``--resume``; the new Welcome's token is kept);
+    ``on_token(token)`` is called (in the network thread) whenever a Welcome gives the seat a
+    token, e.g. to save it for the next run (a restarted host gives a new one).
 
     Raises ``OSError``/``TimeoutError`` when the host cannot be reached and
     :class:`~net.client.RemoteError` when the hello is refused (version, token...).
@@ -67,12 +69,15 @@ class RemoteTable:
     def __init__(self, host: str, port: int, name: str, *, token: str | None = None,
                  seat: int | None = None, observer: bool = False, table: str | None = None,
                  host_key: str | None = None, timeout: float = 5.0, reconnect: bool = True,
-                 reconnect_s: float = 60.0) -> None:
+                 reconnect_s: float = 60.0,
+                 on_token: Callable[[str], Any] | None = None,
+                 title: str | None = None) -> None:
         self.host, self.port, self.name = host, port, name
+        self.on_token = on_token
         self.timeout = timeout
         self.reconnect = reconnect
         self.reconnect_s = reconnect_s
-        self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key)
+        self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key, title=title)
         self._lock = threading.Lock()
         self._client: Client | None = None
         self._view: Any = None
@@ -145,9 +150,15 @@ class RemoteTable:
                 self._turn_at = time.monotonic()
             self.connected = True
             self._syncing = False
+            token = self.token
             if snap["view"] is not None:
                 self._set_view(snap["table"]["hand_no"], snap["events"], snap["view"],
                                resync=self._view is not None)
+        if token and self.on_token is not None:
+            try:
+                self.on_token(token)
+            except Exception:  # pragma: no cover - a caller's problem, not the connection's
+                log.exception("on_token callback failed")
         self._loop.create_task(self._watch(client))
         log.info("joined %s:%d as %s (seat %s)", self.host, self.port, self.name, self.seat)
 
@@ -158,26 +169,29 @@ class RemoteTable:
             self.goodbye = client.goodbye
         if self.closed:
             return
-        code = (client.goodbye or {}).get("code")
-        if not self.reconnect or self.token is None or code in (
-                ErrorCode.REPLACED, ErrorCode.LEAVING, ErrorCode.VERSION_MISMATCH):
+        if not self.reconnect or self.token is None or not should_reconnect(
+                client.goodbye, after_shutdown=True):  # a host may come back (--resume)
             self._notice(f"disconnected from the host: {(client.goodbye or {}).get('message', 'connection lost')}")
             return
         self._notice("connection lost; reconnecting...")
         deadline = time.monotonic() + self.reconnect_s
-        delay = 0.25
+        delays = Backoff(total=self.reconnect_s).delays()
+        attempt = 0
         while not self.closed and time.monotonic() < deadline:
+            delay = min(next(delays), max(0.0, deadline - time.monotonic()))
+            attempt += 1
+            log.info("reconnect attempt %d to %s:%d in %.2f s", attempt, self.host, self.port,
+                     delay)
             await asyncio.sleep(delay)
-            delay = min(delay * 2, 4.0)
             try:
-                await self._connect(self.token)
+                await self._connect(self.token)  # the Welcome's token replaces ours
                 self._notice("reconnected")
                 return
             except RemoteError as exc:
                 self._notice(f"reconnect refused: {exc.message}")
                 return
             except (OSError, asyncio.TimeoutError, ConnectionClosed) as exc:
-                log.info("reconnect failed: %r", exc)
+                log.info("reconnect attempt %d failed: %r", attempt, exc)
         self._notice("could not reconnect to the host")
 
     def _notice(self, text: str) -> None:
@@ -296,6 +310,12 @@ class RemoteTable:
                     name += " [auto]"
             out.append(name)
         return tuple(out)
+
+    def titles(self) -> tuple[str, ...]:
+        """Each seat's title as the host relays it (PROTOCOL.md ``Seat.title``), "" where the
+        player gave none (and for AIs and empty seats)."""
+        seats = self.table.get("seats") or []
+        return tuple(str((seats[i] if i < len(seats) else {}).get("title") or "") for i in range(4))
 
     @property
     def hand_no(self) -> int:

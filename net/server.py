@@ -61,12 +61,17 @@ def _refusal(code: str, **params: Any) -> dict[str, Any]:
 # ============================================================================ configuration
 @dataclass
 class Timers:
-    """Turn time limits in seconds per phase (0 = no limit). Trump: RULES §3 (30 s, then ♠)."""
+    """Turn time limits in seconds per phase (0 = no limit). Trump: RULES §3 (30 s, then ♠).
+    找朋友 only: ``deal`` a polled seat's declaration window (then it passes), ``call_friend``
+    (then auto-play), ``counter`` a counter turn (then it passes); see net/zpy_room.py."""
 
     bid: float = 20.0
     trump: float = 30.0
     bury: float = 60.0
     play: float = 20.0
+    deal: float = 3.0
+    call_friend: float = 60.0
+    counter: float = 10.0
 
     def for_phase(self, phase: Phase) -> float:
         """Seconds allowed for a turn in ``phase`` (0 for phases without turns)."""
@@ -97,6 +102,9 @@ class TableConfig:
     way, see PROTOCOL.md section 10). The same ``seat_grace_s`` bounds how long a connected
     player who does not say ready keeps a table waiting once another seat is ready: then a
     stand-in plays the seat (auto-play, counted ready) and the hand is dealt.
+    ``ruleset`` ``"hongwu"`` (four seats) or ``"zhaopengyou"`` (找朋友: five seats, three
+    decks, a match carried from hand to hand; ``decks`` is then ignored and ``options`` are
+    ZhaoPengyouOptions names; net/zpy_room.py).
     """
 
     name: str = "Hong Wu"
@@ -113,6 +121,7 @@ class TableConfig:
     ai_seats: dict[int, str] = field(default_factory=dict)
     max_hands: int | None = None
     seat_grace_s: float = 60.0
+    ruleset: str = "hongwu"
 
 
 @dataclass
@@ -192,6 +201,45 @@ def clean_name(name: str, fallback: str = "player") -> str:
     return text[: protocol.NAME_MAX] or fallback
 
 
+def clean_title(title: Any) -> str | None:
+    """A ``hello.title`` as shown on plates: control characters dropped, trimmed to
+    ``protocol.TITLE_MAX``; None when nothing visible is left."""
+    if not isinstance(title, str):
+        return None
+    text = "".join(ch for ch in title if unicodedata.category(ch)[0] != "C").strip()
+    return text[: protocol.TITLE_MAX] or None
+
+
+def _table_of(obj: Any) -> Any:
+    """The ``Table`` map inside an answer or notification (itself, ``table``, or
+    ``snapshot.table``), or None."""
+    if not isinstance(obj, dict):
+        return None
+    if "seats" in obj:
+        return obj
+    for key in ("table", "snapshot"):
+        inner = _table_of(obj.get(key))
+        if inner is not None:
+            return inner
+    return None
+
+
+def has_titles(obj: Any) -> bool:
+    """True when the Table map in ``obj`` carries a seat ``title`` (version 3 only)."""
+    table = _table_of(obj)
+    return table is not None and any("title" in s for s in table.get("seats") or ())
+
+
+def without_titles(obj: Any) -> Any:
+    """A copy of ``obj`` whose Table map's seats have no ``title`` (for sessions that speak
+    a version before :data:`~net.protocol.TITLES_SINCE`); ``obj`` itself when it has none."""
+    if not has_titles(obj):
+        return obj
+    if "seats" in obj:
+        return {**obj, "seats": [{k: v for k, v in s.items() if k != "title"} for s in obj["seats"]]}
+    return {k: (without_titles(v) if k in ("table", "snapshot") else v) for k, v in obj.items()}
+
+
 # ============================================================================ seats / rooms
 @dataclass
 class SeatState:
@@ -213,15 +261,19 @@ class SeatState:
     left: bool = False  # the player said bye during a hand: free the seat after it
     stand_in: bool = False  # away past the grace time: auto-played and kept ready
     resumes: int = 0  # times the seat was resumed with its token (host console)
+    title: str | None = None  # the player's title from its hello (protocol 3), for the plates
 
     def to_wire(self) -> dict[str, Any]:
-        """The ``Seat`` map."""
-        return {
+        """The ``Seat`` map (``title`` only when the player gave one)."""
+        out = {
             "seat": self.index, "kind": self.kind, "name": self.name, "ai": self.ai_name,
             "ready": self.kind == "ai" or self.ready,
             "connected": self.kind == "ai" or self.session is not None,
             "auto": self.kind == "ai" or self.auto, "score": self.score,
         }
+        if self.title and self.kind == "human":
+            out["title"] = self.title
+        return out
 
     def clear(self) -> None:
         """Back to an empty seat (the score stays with the seat)."""
@@ -236,6 +288,7 @@ class SeatState:
         self.left = False
         self.stand_in = False
         self.resumes = 0
+        self.title = None
 
 
 class Room:
@@ -250,8 +303,8 @@ class Room:
         self.server = server
         self.config = config
         self.name = clean_name(config.name, "Hong Wu")
-        self.ruleset = hongwu(config.decks, **config.options)
-        self.seats = [SeatState(i) for i in range(4)]
+        self.ruleset = self._make_ruleset(config)
+        self.seats = [SeatState(i) for i in range(self.ruleset.players)]
         self.observers: set[Session] = set()
         self.game: Game | None = None
         self.hand_no = 0
@@ -268,14 +321,49 @@ class Room:
         self.chat_budget = limits.Bucket(server.config.chat_rate, server.config.chat_burst, 0.0)
         self._tricks_wire: tuple[Game | None, list[list[Any]]] = (None, [])
         self.closed = False
+        self.journal: Any = None  # net.journal.TableLog when the host keeps a journal
         for seat, ai in config.ai_seats.items():
             self._seat_ai(seat, ai)
+
+    # ------------------------------------------------------------------ ruleset hooks
+    # (net/zpy_room.py's ZpyRoom overrides these for 找朋友)
+    views_always = False  # send a full view after every batch of events, whatever the version
+
+    @staticmethod
+    def _make_ruleset(config: TableConfig) -> Any:
+        return hongwu(config.decks, **config.options)
+
+    def check_protocol(self, version: int) -> None:
+        """Raise a fatal VERSION_MISMATCH when a session speaking ``version`` cannot join."""
+
+    def _new_hand(self) -> Any:
+        """The next hand (None: no further hand)."""
+        return Game.new(self.ruleset, self.rng.getrandbits(63), hand_no=self.hand_no + 1)
+
+    def _hand_points(self, g: Any) -> list[int]:
+        """Score change per seat of the settled hand ``g``."""
+        return list(g.settlement.game_points)
+
+    @staticmethod
+    def _event_wire(ev: Any) -> dict[str, Any]:
+        return codec.event_out(ev)
+
+    def _view_wire(self, view: Any) -> dict[str, Any]:
+        return codec.view_out(view, self.tricks_wire())
+
+    def _announce_turn(self) -> None:
+        self.broadcast("turn", {"turn": self.turn_wire()})
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            raise ProtocolError(ErrorCode.BAD_PARAMS,
+                                f"seat: this table has seats 0..{len(self.seats) - 1}")
 
     # ------------------------------------------------------------------ info
     @property
     def in_hand(self) -> bool:
         """True while a hand is being played."""
-        return self.game is not None and self.game.phase is not Phase.SETTLE
+        return self.game is not None and not self.game.is_over
 
     def sessions(self) -> list["Session"]:
         """Every connected session of this room (seated first, then observers)."""
@@ -330,7 +418,7 @@ class Room:
         g = self.game
         return {
             "table": self.table_wire(),
-            "view": None if g is None else codec.view_out(g.view(seat), self.tricks_wire()),
+            "view": None if g is None else self._view_wire(g.view(seat)),
             "turn": self.turn_wire(),
             "events": 0 if g is None else len(g.events),
         }
@@ -346,6 +434,7 @@ class Room:
             if free:
                 st = self.seats[free[0]]
                 st.kind, st.name, st.session = "human", name, session
+                st.title = session.title
                 st.token = secrets.token_urlsafe(18)
                 st.ready, st.auto, st.auto_reason = False, False, None
                 session.seat, session.token = st.index, st.token
@@ -364,6 +453,8 @@ class Room:
         """Give ``session`` the seat that ``token`` names (a reconnect). A session still
         holding it is told REPLACED and closed. Raises BAD_TOKEN."""
         st = next((s for s in self.seats if s.token is not None and same_secret(token, s.token)), None)
+        if st is None and self.journal is not None:  # a token from before a host restart
+            st = self.journal.claim(self, token)  # rotated: the seat gets a new token
         if st is None or st.kind != "human":
             raise ProtocolError(ErrorCode.BAD_TOKEN)
         old = st.session
@@ -373,6 +464,7 @@ class Room:
             old.room = None
             old.close(ErrorCode.REPLACED)
         st.session, st.name = session, name
+        st.title = session.title
         session.seat, session.token = st.index, st.token
         st.resumes += 1
         self._cancel_grace(st.index)
@@ -510,6 +602,7 @@ class Room:
     # ------------------------------------------------------------------ lobby requests
     def sit(self, session: "Session", seat: int, name: str) -> dict[str, Any]:
         """Move ``session`` to the free ``seat`` (observers take it; players move)."""
+        self._check_seat(seat)
         if self.in_hand:
             raise ProtocolError(ErrorCode.HAND_IN_PROGRESS)
         if session.seat == seat:
@@ -521,6 +614,7 @@ class Room:
             old = self.seats[session.seat]
             target.kind, target.name, target.token, target.session = (
                 "human", old.name, old.token, session)
+            target.title = old.title
             target.ready = False
             old_score = old.score
             old.clear()
@@ -528,6 +622,7 @@ class Room:
         else:
             self.observers.discard(session)
             target.kind, target.name, target.session = "human", name, session
+            target.title = session.title
             target.token = secrets.token_urlsafe(18)
             target.ready = False
         session.seat, session.token = seat, target.token
@@ -563,6 +658,7 @@ class Room:
             if session.seat is None:
                 raise ProtocolError(ErrorCode.FORBIDDEN,
                                     "only the host or a seated player may change seats")
+        self._check_seat(seat)
         if self.in_hand:
             raise ProtocolError(ErrorCode.HAND_IN_PROGRESS)
         st = self.seats[seat]
@@ -638,10 +734,10 @@ class Room:
             raise ProtocolError(
                 ErrorCode.NOT_YOUR_TURN, f"it is seat {g.to_act}'s turn, not seat {seat}'s",
                 refusal=_refusal("not_your_turn", seat=seat, to_act=g.to_act))
-        if codec.METHOD_PHASES[method] is not g.phase:
+        if codec.METHOD_PHASES.get(method) is not g.phase:
             raise ProtocolError(
                 ErrorCode.WRONG_PHASE, f"{method} is not possible in the {g.phase.value} phase",
-                refusal=_refusal("wrong_phase", action=_ACTION_NAMES[method],
+                refusal=_refusal("wrong_phase", action=_ACTION_NAMES.get(method, method),
                                  phase=g.phase.value))
         action = codec.action_in(method, params, seat)  # type: ignore[arg-type]
         st = self.seats[seat]  # type: ignore[index]
@@ -665,8 +761,10 @@ class Room:
         assert g is not None
         start = len(g.events)
         events = g.apply(action)
+        if self.journal is not None:  # committed before anyone hears of it
+            self.journal.action(self, action)
         self._send_events(start, events)
-        if g.phase is Phase.SETTLE:
+        if g.is_over:
             self._end_hand()
         self._next_turn()
 
@@ -684,9 +782,13 @@ class Room:
             return
         if self.config.max_hands is not None and self.hand_no >= self.config.max_hands:
             return
+        game = self._new_hand()
+        if game is None:
+            return
         self.hand_no += 1
-        seed = self.rng.getrandbits(63)
-        self.game = Game.new(self.ruleset, seed, hand_no=self.hand_no)
+        self.game = game
+        if self.journal is not None:
+            self.journal.hand_started(self)
         self._review_ready()  # a hand runs: no ready timers
         log.info("%s: hand %d starts", self.name, self.hand_no)
         self.broadcast_table()
@@ -696,7 +798,8 @@ class Room:
     def _end_hand(self) -> None:
         g = self.game
         assert g is not None and g.settlement is not None
-        for st, gp in zip(self.seats, g.settlement.game_points):
+        points = self._hand_points(g)
+        for st, gp in zip(self.seats, points):
             st.score += gp
             if st.kind == "human" and not (st.stand_in and st.session is None):
                 st.ready = False  # a stand-in stays ready: the table goes on without waiting
@@ -706,8 +809,7 @@ class Room:
                 st.score = score
             elif st.kind == "human" and st.session is None:
                 self._start_grace(st)
-        log.info("%s: hand %d settled: %s", self.name, self.hand_no,
-                 list(g.settlement.game_points))
+        log.info("%s: hand %d settled: %s", self.name, self.hand_no, points)
         self.broadcast_table()
         self._schedule_start()  # an all-AI table goes on by itself
 
@@ -742,7 +844,7 @@ class Room:
                     self.deadline = loop.time() + limit
                     self._timer = loop.call_later(limit, self._on_timeout, self.turn_id)
         if announce:
-            self.broadcast("turn", {"turn": self.turn_wire()})
+            self._announce_turn()
 
     def _on_timeout(self, turn_id: int) -> None:
         if turn_id != self.turn_id or self.game is None or not self.in_hand:
@@ -762,7 +864,7 @@ class Room:
         self._set_auto(st, True, "timeout", reschedule=False)
         self._cancel_turn()
         self._start_ai(seat, 0.0)
-        self.broadcast("turn", {"turn": self.turn_wire()})
+        self._announce_turn()
 
     def _set_auto(self, st: SeatState, on: bool, reason: str, reschedule: bool = True) -> None:
         """Switch auto-play of seat ``st``, tell everyone, and (``reschedule``) redo the
@@ -822,14 +924,25 @@ class Room:
 
     # ------------------------------------------------------------------ sending
     def broadcast(self, method: str, params: dict[str, Any]) -> None:
-        """Send the same notification to every session of the room."""
+        """Send the same notification to every session of the room (sessions older than
+        :data:`~net.protocol.TITLES_SINCE` get it without the seats' titles)."""
         data = framing.encode(protocol.notification(method, params), self.server.config.max_frame)
+        older = None
         for s in self.sessions():
-            s.send_bytes(data)
+            if s.protocol < protocol.TITLES_SINCE and has_titles(params):
+                if older is None:
+                    older = framing.encode(protocol.notification(method, without_titles(params)),
+                                           self.server.config.max_frame)
+                s.send_bytes(older)
+            else:
+                s.send_bytes(data)
 
     def broadcast_table(self) -> None:
         """Send every session the ``table`` notification (seats changed: the ready timers
-        and the start of a hand are looked at again, once, soon)."""
+        and the start of a hand are looked at again, once, soon; the seats are recorded in
+        the journal first, when there is one)."""
+        if self.journal is not None:
+            self.journal.seats(self)
         self.broadcast("table", {"table": self.table_wire()})
         self._schedule_start()
 
@@ -849,7 +962,7 @@ class Room:
         batches: dict[tuple[int | None, bool], bytes] = {}
         for s in self.sessions():
             seat = s.seat
-            full = s.protocol == 1 or start == 0
+            full = s.protocol == 1 or start == 0 or self.views_always
             data = batches.get((seat, full))
             if data is None:
                 parts = []
@@ -861,14 +974,14 @@ class Room:
                     if frame is None:
                         frame = framing.encode(protocol.notification("event", {
                             "hand_no": hand_no, "n": start + i,
-                            "event": codec.event_out(seen)}), max_frame)
+                            "event": self._event_wire(seen)}), max_frame)
                         if seen is ev:
                             public[i] = frame
                     parts.append(frame)
                 if full:
                     parts.append(framing.encode(protocol.notification("view", {
                         "hand_no": hand_no, "events": len(g.events),
-                        "view": codec.view_out(g.view(seat), self.tricks_wire())}), max_frame))
+                        "view": self._view_wire(g.view(seat))}), max_frame))
                 data = batches[(seat, full)] = b"".join(parts)
             s.send_bytes(data)
 
@@ -925,6 +1038,7 @@ class Session:
         self.token: str | None = None
         self.host = False
         self.protocol = PROTOCOL_VERSION  # the version named in hello
+        self.title: str | None = None  # the player's title from hello (version 3)
         self._out: list[bytes] = []  # frames queued for the next write (send_bytes)
         self._out_size = 0
         self._flush_soon = False
@@ -989,7 +1103,10 @@ class Session:
         self.writer.write(data)
 
     def send(self, message: list[Any]) -> None:
-        """Encode and queue one message."""
+        """Encode and queue one message (without the seats' titles for a session older than
+        :data:`~net.protocol.TITLES_SINCE`)."""
+        if self.protocol < protocol.TITLES_SINCE and len(message) >= 3 and has_titles(message[-1]):
+            message = [*message[:-1], without_titles(message[-1])]
         try:
             data = framing.encode(message, self.server.config.max_frame)
         except framing.FrameTooLarge:  # pragma: no cover - our own messages are small
@@ -1151,10 +1268,12 @@ class Session:
                                 f"not {p['protocol']}", fatal=True)
         self.protocol = p["protocol"]
         room = self.server.room(p.get("table"))
+        room.check_protocol(self.protocol)
         name = clean_name(p["name"], "")
         if not name:
             raise ProtocolError(ErrorCode.BAD_PARAMS, "name: needs at least one visible character")
         self.name = name
+        self.title = clean_title(p.get("title")) if self.protocol >= protocol.TITLES_SINCE else None
         self.host = same_secret(p.get("host_key"), self.server.host_key)
         if not limits.hello_reserve_ok(self.server.welcomed_count(), self.server.config.caps(),
                                        bool(p.get("token")) or self.host):
@@ -1226,6 +1345,18 @@ class Session:
         """Lead or follow."""
         return self._act("play", p)
 
+    def rpc_declare(self, p: dict[str, Any]) -> dict[str, Any]:
+        """找朋友: declare in a deal window, or counter (net/zpy_room.py)."""
+        return self._act("declare", p)
+
+    def rpc_pass(self, p: dict[str, Any]) -> dict[str, Any]:
+        """找朋友: pass a deal window or a counter turn."""
+        return self._act("pass", p)
+
+    def rpc_call_friend(self, p: dict[str, Any]) -> dict[str, Any]:
+        """找朋友: the dealer calls the friend."""
+        return self._act("call_friend", p)
+
     def rpc_auto(self, p: dict[str, Any]) -> dict[str, Any]:
         """Auto-play on/off."""
         assert self.room is not None
@@ -1263,16 +1394,20 @@ class Server:
     """The host: a TCP listener and its rooms.
 
     Arguments: ``config`` (:class:`ServerConfig`), ``ai`` (:class:`~net.ai.AIProvider`;
-    default: plugins when installed). Attributes after :meth:`start`: ``port`` (bound TCP
+    default: plugins when installed), ``journal`` (a :class:`net.journal.Journal`: every
+    table is recorded as it goes, and with ``journal.resume`` restored from it on
+    :meth:`start`; None: no journal). Attributes after :meth:`start`: ``port`` (bound TCP
     port), ``bound`` (the hosts its sockets are bound to), ``addresses`` (the ``HOST:PORT``
     texts it can be joined at, from them: see :func:`net.addresses.listening_addresses`),
     ``rooms``, ``host_key`` (grants host rights in
     ``hello``), ``sessions``.
     """
 
-    def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None) -> None:
+    def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None,
+                 journal: Any = None) -> None:
         self.config = config or ServerConfig()
         self.ai = ai or AIProvider()
+        self.journal = journal  # net.journal.Journal, or None: nothing survives a restart
         self.host_key = self.config.host_key or secrets.token_urlsafe(18)
         self.rooms: list[Room] = []
         self.sessions: set[Session] = set()
@@ -1301,8 +1436,12 @@ class Server:
         Raises ``OSError`` when the address cannot be bound.
         """
         self.loop = asyncio.get_running_loop()
+        if not self.rooms and self.journal is not None:
+            self.rooms = self.journal.rooms(self)  # restored (--resume) or new and recorded
         if not self.rooms:
-            self.rooms = [Room(self, tc) for tc in self.config.tables]
+            from .zpy_room import make_room  # 找朋友 tables (net/zpy_room.py)
+
+            self.rooms = [make_room(self, tc) for tc in self.config.tables]
             for room in self.rooms:
                 room._schedule_start()
         self._server = await asyncio.start_server(

@@ -3,7 +3,9 @@
 Protocol 1 sends a full ``view`` after every change; protocol 2 sends one when a hand is dealt
 and on request (``snapshot``), and otherwise only the events, which the client folds into its
 view itself (:mod:`engine.viewfold`; PROTOCOL.md sections 3 and 12). :class:`ViewTracker`
-handles both, so a bot or a window never cares which version it speaks.
+handles both, so a bot or a window never cares which version it speaks. At a 找朋友 table
+(protocol 3) the host sends a full ``ZpyView`` after every batch, so events are not folded
+there: :meth:`ViewTracker.on_event` only notes them and the next ``view`` is installed.
 
 >>> t = ViewTracker()
 >>> t.view is None
@@ -18,7 +20,7 @@ from engine.events import Event
 from engine.state import PlayerView
 from engine.viewfold import NeedsFullView, advance
 
-from . import codec
+from . import zpy_codec
 
 
 class Fold(enum.Enum):
@@ -78,7 +80,7 @@ class ViewTracker:
             return False
         if self.waiting == "hand" and (hand_no, events) < (self.hand_no, self.events):
             return False  # an older snapshot: the new hand's own view is on its way
-        self.view = codec.view_in(wire_view)
+        self.view = zpy_codec.any_view_in(wire_view)
         self.hand_no, self.events, self.waiting = hand_no, events, None
         held, self._held = self._held, []
         for h, n, ev in held:
@@ -95,6 +97,8 @@ class ViewTracker:
             self.hand_no, self.events, self.waiting = hand_no, n + 1, "hand"
             self._held = []
             return Fold.AWAIT_VIEW
+        if self.waiting is None and _is_zpy(self.view):
+            return Fold.AWAIT_VIEW  # 找朋友: a full view follows every batch (protocol 3)
         if self.waiting is not None:
             if len(self._held) < self.MAX_HELD:
                 self._held.append((hand_no, n, event))
@@ -109,3 +113,10 @@ class ViewTracker:
             return Fold.OUT_OF_STEP
         self.events = n + 1
         return Fold.FOLDED
+
+
+def _is_zpy(view: Any) -> bool:
+    """True for a 找朋友 view (not folded here: the host sends a full one after every batch)."""
+    from engine.zhaopengyou import ZpyView
+
+    return isinstance(view, ZpyView)

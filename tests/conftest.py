@@ -10,3 +10,5 @@ import tempfile as _tempfile
 
 os.environ["HONGWU_CONFIG_DIR"] = _tempfile.mkdtemp(prefix="hongwu-test-config-")
 os.environ["HONGWU_DATA_DIR"] = _tempfile.mkdtemp(prefix="hongwu-test-data-")  # the career database
+# --- net/: reconnect tokens and the host's journal never touch the real user state folder -----
+os.environ["HONGWU_STATE_DIR"] = _tempfile.mkdtemp(prefix="hongwu-test-state-")

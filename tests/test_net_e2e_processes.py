@@ -208,3 +208,24 @@ def test_a_player_who_never_comes_back_is_auto_played_after_the_grace_time(spawn
         if i != victim:
             assert j.wait_exit(20) == 0, j.text
             assert sorted(hand_lines(j)) == list(range(1, hands + 1)), j.text
+
+
+def test_a_zpy_host_process_and_a_headless_basic_join_play_two_hands_of_a_match(spawn):
+    """``hongwu host --headless --ruleset zhaopengyou`` with four AI seats and one ``hongwu
+    join --headless --ai basic``: two hands of the match, each with its result line (levels
+    before -> after, the second starting from the first's), then both exit 0."""
+    host = spawn("host", ["host", "--headless", "--ruleset", "zhaopengyou", "--bind",
+                          "127.0.0.1", "--port", "0", "--no-discovery", "--no-user-plugins",
+                          "--hands", "2", "--seed", "11", "--ai-delay", "0",
+                          *[f"--ai={i}=random" for i in (1, 2, 3, 4)]])
+    port = int(host.wait_for(LISTENING.pattern, 30).group(1))
+    join = spawn("Z0", ["join", f"127.0.0.1:{port}", "--name", "Z0", "--headless",
+                        "--no-user-plugins", "--ai", "basic", "--ai-budget", "0.5"])
+    join.wait_for(rf"^joined 127\.0\.0\.1:{port} as Z0: seat 0$", 30)
+    assert host.wait_exit(120) == 0, host.text
+    assert join.wait_exit(20) == 0, join.text
+    lines = [m for m in (re.match(r"^hand (\d): dealer side .* levels ([2-9JQKA0-9 ]+) -> "
+                                  r"([2-9JQKA0-9 ]+)", line) for line in join.lines) if m]
+    assert [m.group(1) for m in lines] == ["1", "2"], join.text
+    assert lines[0].group(2) == "2 2 2 2 2" and lines[1].group(2) == lines[0].group(3)
+    host.wait_for(rf"^levels after hand 2: {lines[1].group(3).strip()}", 1)

@@ -171,3 +171,36 @@ def test_join_window_goes_from_the_lobby_to_the_table_when_the_hand_starts():
     finally:
         app.close()
         host.stop()
+
+
+def test_a_resumed_windowed_host_takes_its_own_seat_back(tmp_path):
+    from net.journal import Journal
+
+    path = tmp_path / "host.sqlite3"
+    ns = host_args("--ai", "1=random", "--ai", "2=random", "--ai", "3=random",
+                   "--timer-play", "0", "--timer-bid", "0")
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None,
+                          journal=Journal.open(path))
+    port = host.start()
+    app = make_host_app(host, port, ns)
+    try:
+        click(app, "ready")
+        wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand")
+    finally:
+        host.stop()  # the host goes first, as in a crash: its player did not leave
+        app.close()
+    ns = host_args("--resume", "--port", str(port))
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None,
+                          journal=Journal.open(path, resume=True))
+    port = host.start()
+    assert host.journal.restored == 1
+    app = make_host_app(host, port, ns)
+    try:
+        app.step()
+        assert app.top.table.seat == 0
+        seat0 = host.call(lambda: (host.server.rooms[0].seats[0].resumes,
+                                   host.server.rooms[0].seats[0].name))
+        assert seat0 == (1, "Host")
+    finally:
+        app.close()
+        host.stop()

@@ -95,7 +95,8 @@ def test_protocol_md_documents_every_method_notification_event_and_error():
             assert f"`{fld}`" in row, f"event {kind} field {fld} missing from PROTOCOL.md"
     for code in ErrorCode:
         assert re.search(rf"^\| {int(code)} \| `{code.name}` \|", DOC, re.M), code
-    for struct in ("Table", "Seat", "Timers", "Turn", "View", "Settlement", "Snapshot"):
+    for struct in ("Table", "Seat", "Timers", "Turn", "View", "Settlement", "Snapshot",
+                   "ZpyView", "ZpySettlement", "Match", "Declaration"):
         section = DOC.split(f"### `{struct}`", 1)
         assert len(section) == 2, struct
         body = section[1].split("###", 1)[0]

@@ -382,7 +382,7 @@ def test_protocol_versions_1_and_2_share_a_table():
                 assert bots[i].views.view == codec.view_in(codec.view_out(game.view(i)))
                 assert bots[i].views.events == len(game.events)
             with pytest.raises(RemoteError) as e:
-                await connect(srv, "old", protocol=3)
+                await connect(srv, "old", protocol=4)  # the newest is 3 (PROTOCOL.md §12)
             assert e.value.name == "VERSION_MISMATCH"
             await close_all(clients)
     run(main())

@@ -15,6 +15,8 @@ red_five   bright rising arpeggio C-E-G-C with a held chord       1.00 s
 win        rising five-note jingle ending on a shimmering note    1.20 s
 lose       four falling "wah" tones, the last one sagging         1.20 s
 click      short UI tick                                          0.05 s
+promotion  a title reached: rising fourths into a bright held     1.20 s
+           chord with a bell shimmer and a soft cymbal swell
 ========== ==================================================== ========
 
 Each effect is peak-normalised to its own level below full scale, so nothing clips, and
@@ -338,6 +340,26 @@ def sfx_click(rate: int, rng: random.Random) -> Signal:
     return finish(blip, rate, 0.5, fade=0.001)
 
 
+def sfx_promotion(rate: int, rng: random.Random) -> Signal:
+    """A new title 升级: G4 C5 F5 B♭5 rising in fourths, then a held E♭-major chord topped by
+    E♭6, a bell shimmer and a band-passed noise swell underneath."""
+    out = silence(1.20, rate)
+    notes = (67, 72, 77, 82)
+    step = 0.09
+    for i, note in enumerate(notes):
+        mix_into(out, tone(midi(note), 0.4, rate, BRASS, attack=0.008, decay=0.12, hold=0.03,
+                           partial_decay=2.5), step * i, rate, 0.65)
+    last = step * len(notes)
+    for note, gain in ((75, 0.5), (79, 0.45), (82, 0.45), (87, 0.8)):
+        mix_into(out, tone(midi(note), 1.20 - last, rate, SOFT, attack=0.02, decay=0.35, hold=0.15,
+                           vibrato=0.006), last, rate, gain)
+    mix_into(out, tone(midi(99), 0.6, rate, BELL, attack=0.002, decay=0.15, partial_decay=7.0), last, rate, 0.3)
+    n = round(0.8 * rate)
+    swell = apply(svf(noise(n, rng), rate, 6000.0, mode="high"), envelope(n, rate, 0.25, 0.15))
+    mix_into(out, swell, 0.15, rate, 0.08)
+    return finish(out, rate, 0.7)
+
+
 #: Effect name -> synthesiser ``(rate, rng) -> samples in [-1, 1]``.
 EFFECTS: dict[str, Callable[[int, random.Random], Signal]] = {
     "deal": sfx_deal,
@@ -348,6 +370,7 @@ EFFECTS: dict[str, Callable[[int, random.Random], Signal]] = {
     "win": sfx_win,
     "lose": sfx_lose,
     "click": sfx_click,
+    "promotion": sfx_promotion,
 }
 
 

@@ -20,8 +20,11 @@ Usage::
                                 [--scene menu --scene play ...] [--seed N] [--driver auto|xvfb|dummy]
 
 Scenes: menu, newgame, rules, bidding, trump, bury, play, pause (the Esc menu over the table),
-settle.  Settings are read from and
-written to a temporary folder, never the user's.  Sound is on, played into SDL's dummy audio
+settle, and the career (README "Career"): profile (creating one by typing), promotion (the
+call-out over the settlement), records, stats (with the chart), replay (the viewer at trick
+5).  With a career scene the tour first creates a profile on the profile screen and records
+24 demo hands for it, so the menu card, records and chart have something to show.  Settings
+and the career database are read from and written to a temporary folder, never the user's.  Sound is on, played into SDL's dummy audio
 driver, so the toolbar shows what a player sees (the client greys its sound button out when
 there is no audio output at all).  Exit code 0 when every requested PNG was written, 1
 otherwise.
@@ -38,7 +41,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "pause", "settle")
+SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "pause", "settle",
+          "profile", "promotion", "records", "stats", "replay")
+CAREER_SCENES = {"profile", "promotion", "records", "stats", "replay"}
 #: the 找朋友 scenes (a second tour: new game with 找朋友 chosen, its rules, then a match where you
 #: declare when you can, call a friend as the dealer, bury, counter or pass, play, settle)
 ZPY_SCENES = ("zpy_newgame", "zpy_rules", "zpy_deal", "zpy_friend", "zpy_bury", "zpy_play", "zpy_settle")
@@ -70,10 +75,11 @@ def _choose_driver(driver: str) -> str:
     return driver
 
 
-def _setup_env(driver: str = "dummy") -> None:
+def _setup_env(driver: str = "dummy", display: str = XVFB_DISPLAY) -> None:
     os.environ["SDL_VIDEODRIVER"] = "x11" if driver == "xvfb" else "dummy"
     if driver == "xvfb":
-        os.environ["DISPLAY"] = XVFB_DISPLAY
+        os.environ["DISPLAY"] = display
+    os.environ.setdefault("HONGWU_DATA_DIR", tempfile.mkdtemp(prefix="hongwu-shots-data-"))
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     os.environ.setdefault("HONGWU_CONFIG_DIR", tempfile.mkdtemp(prefix="hongwu-shots-"))
@@ -172,6 +178,9 @@ class Shooter:
         """Take every wanted screenshot; returns the files written."""
         try:
             self.step(3)
+            career = bool(self.wanted & CAREER_SCENES)
+            if career:
+                self.make_profile()
             self.shot("menu")
             if self.wanted & {"rules"}:
                 self.press("rules")
@@ -180,10 +189,15 @@ class Shooter:
                 self.press("back")
             self.press("new")
             self.step(2)
+            if career:
+                for _ in range(3):  # stake 100 coins per game point
+                    self.press("stake")
             self.shot("newgame")
-            if self.wanted & {"bidding", "trump", "bury", "play", "pause", "settle"}:
+            if self.wanted & {"bidding", "trump", "bury", "play", "pause", "settle", "promotion"}:
                 self.press("start")
                 self.play_hand()
+            if career:
+                self.career_tour()
             if self.wanted & set(ZPY_SCENES):
                 self.zpy_tour()
         finally:
@@ -265,6 +279,77 @@ class Shooter:
                 self.select(list(act.cards))
                 self.press("play")
         raise RuntimeError("the 找朋友 hand did not end")
+    def make_profile(self) -> None:
+        """Create a profile by typing on the profile screen (shot ``profile``), then record 24
+        demo hands for it (first-legal play, an hour apart) so records and charts fill."""
+        import pygame
+
+        from engine.state import Game, first_legal_action
+        from game.career import Recorder
+
+        name = "安妮" if self.lang == "zh" else "Annie"
+        self.press("profile")
+        self.step(2)
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=name))
+        self.step(2)
+        self.press("avatar:crane")
+        self.shot("profile", 0.0)
+        self.press("create")
+        store = self.app.career.store()
+        t = [1_780_000_000.0]
+
+        def clock() -> float:
+            t[0] += 3600.0
+            return t[0]
+
+        rec = Recorder(store, name, stake=100, clock=clock)
+        for seed in range(24):
+            g = Game.new(seed=seed)
+            while not g.is_over:
+                g.apply(first_legal_action(g.view(g.to_act)))
+            rec.record_game(g, [name, "basic", "basic", "basic"])
+        self.app.top.invalidate()
+        self.step(2)
+
+    def career_tour(self) -> None:
+        """Records, statistics and the replay viewer of the profile (shots ``records``,
+        ``stats``, ``replay``)."""
+        app = self.app
+        app.show_menu()
+        self.step(2)
+        self.press("records")
+        self.step(2)
+        self.shot("records", 0.0)
+        self.press("stats")
+        self.step(2)
+        self.shot("stats", 0.0)
+        self.press("back")
+        self.step(1)
+        row = next(b.key for b in app.top.buttons if b.key.startswith("rec:"))
+        self.press(row)
+        self.step(1)
+        app.top.go(5)
+        self.shot("replay", 0.0)
+
+    def promotion_shot(self) -> None:
+        """The promotion call-out over the settlement (shot ``promotion``): the hand's own
+        when it crossed a title threshold, else the call-out for the next title as it will look."""
+        from engine.titles import next_title, promotions
+        from game.career import Recorded
+        from game.scenes.promotion import PromotionOverlay
+
+        if "promotion" not in self.wanted:
+            return
+        app = self.app
+        if not isinstance(app.top, PromotionOverlay):
+            rec = app.scene.career
+            before = rec.points_after if rec is not None else 0
+            after = next_title(before).threshold or before
+            app.push_screen(PromotionOverlay(app, Recorded(0, before, after, 0, tuple(promotions(before, after)))))
+        app.top.started = self.now
+        self.step(12, 0.1)  # risen, mid-glow
+        self.shot("promotion", 0.0)
+        app.pop_screen(app.top)
 
     def _wait(self, pred: Callable[[], bool], what: str) -> None:
         for _ in range(MAX_FRAMES):
@@ -287,6 +372,7 @@ class Shooter:
             sc = app.scene
             if sc.show_settlement:
                 self.shot("settle", 0.0)
+                self.promotion_shot()
                 return
             v = sc.view
             if not v.my_turn or sc.hand.visible is not None:
@@ -338,14 +424,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the game shown")
     ap.add_argument("--zpy-seed", type=int, default=DEFAULT_ZPY_SEED, help="seed of the 找朋友 match shown")
     ap.add_argument("--driver", choices=("auto", "xvfb", "dummy"), default="auto",
-                    help="xvfb: start Xvfb (--display) and use SDL's x11 driver; dummy: offscreen (auto: xvfb when installed)")
-    ap.add_argument("--display", default=XVFB_DISPLAY, help=f"the X display Xvfb runs on (default {XVFB_DISPLAY})")
+                    help="xvfb: start Xvfb :74 and use SDL's x11 driver; dummy: offscreen (auto: xvfb when installed)")
+    ap.add_argument("--display", default=XVFB_DISPLAY, help=f"the X display Xvfb opens (default {XVFB_DISPLAY})")
     ns = ap.parse_args(argv)
     XVFB_DISPLAY = ns.display
     driver = _choose_driver(ns.driver)
     if driver == "xvfb":
         start_xvfb(ns.size, ns.display)
-    _setup_env(driver)
+    _setup_env(driver, ns.display)
     wanted = set(ns.scene or ALL_SCENES)
     written: list[Path] = []
     used: set[str] = set()
@@ -353,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         shooter = Shooter(lang, ns.out, ns.size, wanted, ns.seed, ns.zpy_seed)
         used.add(shooter.renderer)
         written += shooter.run()
-    where = f"x11 on Xvfb {XVFB_DISPLAY}" if driver == "xvfb" else "dummy (offscreen)"
+    where = f"x11 on Xvfb {ns.display}" if driver == "xvfb" else "dummy (offscreen)"
     print(f"video driver: {where}; renderer auto -> {', '.join(sorted(used))}")
     total = sum(p.stat().st_size for p in written)
     for p in written:

@@ -207,12 +207,18 @@ def add_replay_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``hongwu replay ID|FILE [--export FILE] [--verify]``."""
     p = sub.add_parser("replay", help="replay a recorded hand (回放): export, verify, or show it",
                        description="SOURCE is a record id (hongwu records) or a replay file (docs/REPLAY.md). "
-                                   "Without options the hand is printed trick by trick, every hand face up.")
+                                   "Without options the hand opens in the replay viewer window when a display "
+                                   "is available, else (or with --text) it is printed trick by trick, every "
+                                   "hand face up.")
     p.add_argument("source", metavar="ID|FILE")
     p.add_argument("--export", default=None, metavar="FILE", help="write the replay file")
     p.add_argument("--verify", action="store_true",
                    help="re-run it through the engine: exit 0 when it reproduces the recorded settlement, "
                         "1 (with the line) when it does not or is malformed")
+    p.add_argument("--text", action="store_true",
+                   help="print it as text even when a display is available (without one, text is printed)")
+    p.add_argument("--lang", choices=("zh", "en"), default=None, help="language of the viewer window")
+    p.add_argument("--max-frames", type=int, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=run_replay)
     return p
 
@@ -255,7 +261,13 @@ def run_replay(ns: argparse.Namespace) -> int:
             R.verify(rep)
             print(f"{src}: the replay reproduces the recorded settlement")
         elif not ns.export:
-            print("\n".join(R.text_lines(rep)))
+            from game.replay_window import display_available, run_viewer
+
+            if getattr(ns, "text", False) or not display_available():
+                print("\n".join(R.text_lines(rep)))
+            else:
+                R.frames(rep)  # malformed: reported here, before any window opens
+                return run_viewer(rep, lang=getattr(ns, "lang", None), max_frames=getattr(ns, "max_frames", None))
     except R.ReplayError as exc:
         print(f"hongwu replay: {src}: {exc}", file=sys.stderr)
         return 1
@@ -318,6 +330,9 @@ def add_join_profile(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         store = _open("join")
         try:
             ns.career_recorder = Recorder(store, ns.profile)
+            from engine.scoring import title_for
+
+            ns.career_title = title_for(ns.career_recorder.profile.points, "zh")  # on the others' plates
         except CareerError as exc:
             store.close()
             print(f"hongwu join: {exc}", file=sys.stderr)

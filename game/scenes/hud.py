@@ -22,6 +22,7 @@ FELT_DARK = (10, 58, 36)
 WIN_EDGE = (120, 220, 255)
 AUTO = (90, 200, 250)
 DEALER_RED = (196, 60, 44)
+TITLE_COLOUR = (240, 200, 120)  # a player's title 等级 on its plate
 BAR_BG = (24, 52, 38)
 URGENT = (230, 90, 60)
 ZERO = (110, 130, 118)
@@ -105,8 +106,9 @@ def bid_text(view: Any, seat: int) -> str:
 
 def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: Sequence[str],
                count: int | None = None, *, points: int | None = None, auto: bool = False,
-               winning: bool = False, countdown: int | None = None) -> None:
-    """A seat's name plate: name, dealer badge, points taken, bid, cards left.
+               winning: bool = False, countdown: int | None = None, title: str = "") -> None:
+    """A seat's name plate: name (with the player's ``title`` 等级 when known, README
+    "Career"), dealer badge, points taken, bid, cards left.
 
     Gold edge on the seat to act; a blue edge and ▲ on the seat currently winning the trick
     (``winning``); an auto-play badge (``auto``, the local seat); a turn-timer badge with the
@@ -146,7 +148,9 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
         cx, cy = right - s, y + fs // 2 + 1
         pygame.draw.polygon(surf, WIN_EDGE, [(cx - s, cy + s // 2), (cx + s, cy + s // 2), (cx, cy - s)])
         right = cx - s - 4
-    draw_text(surf, name, fs, ACCENT if turn else TEXT, (x, y), bold=True, max_width=max(10, right - x))
+    nr = draw_text(surf, name, fs, ACCENT if turn else TEXT, (x, y), bold=True, max_width=max(10, right - x))
+    if title and right - nr.right > fs * 2:
+        draw_text(surf, "· " + title, fs, TITLE_COLOUR, (nr.right + 4, y), max_width=right - nr.right - 4)
     y = r.y + r.h // 2 + 1
     p = view.points_won[seat] if points is None else points
     parts = [_("Points {p}").format(p=p)]

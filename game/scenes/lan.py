@@ -89,6 +89,9 @@ class LanScreen(Screen):
         self.error = ""
         self.handle: HostHandle | None = None
         self.name = player_name()
+        profile = self._profile_name(app)
+        if profile:
+            self.name = profile[:24]
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="hongwu-lan")
         self._job: concurrent.futures.Future | None = None
         self._discovery: concurrent.futures.Future | None = None
@@ -112,6 +115,16 @@ class LanScreen(Screen):
                 pygame.key.start_text_input()
             except Exception:  # pragma: no cover - no text input on this driver
                 pass
+
+    @staticmethod
+    def _profile_name(app: Any) -> str:
+        """The current profile's name ("" without one): the player's name at LAN tables."""
+        career = getattr(app, "career", None)
+        try:
+            p = career.current() if career is not None else None
+        except Exception:
+            p = None
+        return p.name if p is not None else ""
 
     # -- background work ------------------------------------------------------------------------
     def _start_host(self) -> Any:
@@ -140,7 +153,8 @@ class LanScreen(Screen):
                 continue
             handle = HostHandle(host, bound)
             try:
-                table = RemoteTable("127.0.0.1", bound, self.name, seat=0, host_key=host.server.host_key)
+                table = RemoteTable("127.0.0.1", bound, self.name, seat=0, host_key=host.server.host_key,
+                                    title=self.title())
             except BaseException:
                 handle.close()
                 raise
@@ -150,7 +164,15 @@ class LanScreen(Screen):
     def _join(self, host: str, port: int) -> Any:
         from net.remote_table import RemoteTable
 
-        return None, RemoteTable(host, port, self.name)
+        return None, RemoteTable(host, port, self.name, title=self.title())
+
+    def title(self) -> str | None:
+        """The current profile's title (Chinese, as stored) for the other players' plates."""
+        career = getattr(self.app, "career", None)
+        try:
+            return (career.title("zh") or None) if career is not None else None
+        except Exception:  # a title is decoration: never stop a connection
+            return None
 
     def _discover(self) -> None:
         from net.discovery import discover
@@ -440,6 +462,10 @@ class LanScreen(Screen):
                     who = _("(empty)")
                 elif kind == "ai":
                     who = f"{_('AI')}: {ai_name(s.get('ai')) if s.get('ai') else who}"
+                if kind == "human" and s.get("title"):  # relayed by the host (protocol 3)
+                    from game.scenes.promotion import title_text
+
+                    who += " · " + title_text(str(s["title"]))
                 if i == me:
                     who += " — " + _("you")
                 mark = "✓ " if s.get("ready") and kind != "empty" else ""

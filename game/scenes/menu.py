@@ -243,14 +243,37 @@ class MenuScene(Screen):
         if running:
             items.append(("continue", _("Continue"), "primary"))
         items.append(("new", _("New game"), "normal" if running else "primary"))
+        career = getattr(self.app, "career", None)
+        if career is not None:
+            items.append(("records", _("Records and statistics"), "normal"))
         if self.app.lan_available():
             items.append(("host", _("Host a LAN game"), "normal"))
             items.append(("join", _("Join a LAN game"), "normal"))
         items += [("rules", _("Rules"), "normal"), ("settings", _("Settings"), "normal"), ("quit", _("Quit"), "flat")]
         total = len(items) * (m.button_h + m.gap) - m.gap
+        out: list[Button] = []
+        card = [Button("profile", self.profile_card_rect(), "", style="flat")] if career is not None else []
+        if total > m.h - m.margin - self._title_bottom():  # too tall: two columns
+            half = -(-len(items) // 2)
+            total = half * (m.button_h + m.gap) - m.gap
+            top = min(max(self._title_bottom(), (m.h - total) // 2 + round(m.h * 0.12)), m.h - m.margin - total)
+            width = min((m.w - 3 * m.margin) // 2, max(260, round(380 * m.unit)))
+            for col, part in enumerate((items[:half], items[half:])):
+                for b in self.column(part, top, width):
+                    b.rect.x = m.w // 2 + (m.margin // 2 if col else -m.margin // 2 - width)
+                    out.append(b)
+            return out[:-1] + card + out[-1:]  # focus order: ..., the card, Quit
         top = max(self._title_bottom(), (m.h - total) // 2 + round(m.h * 0.12))
         top = min(top, m.h - m.margin - total)
-        return self.column(items, top)
+        col = self.column(items, top)
+        return col[:-1] + card + col[-1:]
+
+    def profile_card_rect(self) -> pygame.Rect:
+        """Where the current profile's card goes (top left; a tap opens the profile screen)."""
+        m = self.metrics
+        w = min(max(230, round(330 * m.unit)), m.w // 2 - 3 * m.margin - round(m.title * 1.2))
+        line = round(m.small * 1.35)
+        return pygame.Rect(m.margin, m.margin, max(180, w), max(m.button_h, line * 4 + m.margin * 2))
 
     def _title_bottom(self) -> int:
         m = self.metrics
@@ -267,6 +290,13 @@ class MenuScene(Screen):
             self.app.open_lan("host")
         elif key == "join":
             self.app.open_lan("join")
+        elif key == "profile":
+            self.app.open_profiles()
+        elif key == "records":
+            if self.app.career.current() is None:
+                self.app.open_profiles()
+            else:
+                self.app.open_records()
         elif key == "rules":
             self.app.open_rules()
         elif key == "settings":
@@ -279,6 +309,14 @@ class MenuScene(Screen):
         if self.app.has_session:
             self.app.resume()
 
+    def draw(self, surf: pygame.Surface, force: bool = False) -> list[pygame.Rect]:
+        """As every screen, then the profile card over its button."""
+        out = super().draw(surf, force)
+        card = next((b for b in self.buttons if b.key == "profile"), None)
+        if out and card is not None:
+            draw_profile_card(surf, card.rect, self.app, self.metrics)
+        return out
+
     def draw_content(self, surf: pygame.Surface) -> None:
         """Title, subtitle and a fan of the top trumps."""
         m = self.metrics
@@ -288,8 +326,9 @@ class MenuScene(Screen):
         sub = draw_text(surf, _("Red Five — three against one"), m.font, TEXT, (m.w // 2, r.bottom + m.gap // 2),
                         anchor="midtop", max_width=m.w - 2 * m.margin)
         self._draw_cards(surf, sub.bottom + m.gap, self._title_bottom() - m.gap)
-        if self.buttons:
-            last = self.buttons[-1].rect
+        column = [b for b in self.buttons if b.key != "profile"]
+        if column:
+            last = max((b.rect for b in column), key=lambda r: r.bottom)
             hint = _("Esc: menu during a game · arrows and Enter work here too")
             if last.bottom + m.gap + m.small < m.h:
                 draw_text(surf, hint, m.small, MUTED, (m.w // 2, m.h - m.margin), anchor="midbottom",
@@ -320,6 +359,50 @@ class MenuScene(Screen):
         except Exception as exc:  # decoration only: never break the menu
             log.debug("menu cards not drawn: %r", exc)
             self._cards = []
+
+
+def draw_profile_card(surf: pygame.Surface, rect: pygame.Rect, app: Any, m: Metrics) -> None:
+    """The current profile on the menu: avatar, name, title 等级, a progress bar to the next
+    title, coins (README "Career"); without one, an invitation to create one."""
+    from game.avatars import draw_avatar
+
+    summary = None
+    try:
+        summary = app.career.summary("zh" if app.lang == "zh" else "en")
+    except Exception as exc:  # the card is information: never break the menu
+        log.warning("profile card: %r", exc)
+    pad = m.margin
+    line = round(m.small * 1.35)
+    if summary is None:
+        draw_text(surf, _("No profile"), m.small, ACCENT, (rect.x + pad, rect.y + pad), bold=True,
+                  max_width=rect.w - 2 * pad)
+        draw_text(surf, _("Tap to create one"), m.small, TEXT, (rect.x + pad, rect.y + pad + line),
+                  max_width=rect.w - 2 * pad)
+        return
+    rad = min(rect.h // 2 - pad, line * 3 // 2)
+    draw_avatar(surf, (rect.x + pad + rad, rect.y + pad + rad), rad, summary["avatar"])
+    x = rect.x + pad * 2 + 2 * rad
+    tw = rect.right - pad - x
+    y = rect.y + pad
+    draw_text(surf, summary["name"], m.small, TEXT, (x, y), bold=True, max_width=tw)
+    y += line
+    draw_text(surf, _("{title} · {points} points").format(title=summary["title"], points=summary["points"]),
+              m.small, ACCENT, (x, y), bold=True, max_width=tw)
+    y += line
+    bar = pygame.Rect(x, y + 2, tw, max(6, line // 3))
+    pygame.draw.rect(surf, (20, 50, 34), bar, border_radius=bar.h // 2)
+    fill = bar.copy()
+    fill.w = max(bar.h if summary["progress"] > 0 else 0, round(bar.w * summary["progress"]))
+    if fill.w:
+        pygame.draw.rect(surf, ACCENT, fill, border_radius=bar.h // 2)
+    y = bar.bottom + 2
+    if summary["next_title"]:
+        nxt = _("next: {title} at {points}").format(title=summary["next_title"], points=summary["next_threshold"])
+    else:
+        nxt = _("highest title")
+    coins = _("coins {coins:,}").format(coins=summary["coins"])
+    draw_text(surf, f"{nxt} · {coins}", m.small, MUTED, (rect.x + pad, max(y, rect.bottom - pad - m.small)),
+              max_width=rect.w - 2 * pad)
 
 
 class MessageScreen(Screen):

@@ -19,7 +19,8 @@ friend card, kitty multiplier, threshold, game end — each a button cycling its
 Button keys: ``decks:2`` ``decks:3``, ``diff:easy`` ``diff:normal`` ``diff:hard``,
 ``seat1:prev`` ``seat1:name`` ``seat1:next`` (and seats 2, 3), ``rule:kitty_to_dealer_always``
 ``rule:base_score`` ``rule:failed_throw_penalty``, ``speed:<speed>``, ``lang:zh`` ``lang:en``,
-``start``, ``back``.
+``stake`` (cycles the coins per game point through :data:`game.career_session.STAKES`; shown
+with a profile only), ``start``, ``back``.
 """
 from __future__ import annotations
 
@@ -95,6 +96,7 @@ class NewGameScene(FormScreen):
                           for n, vals in ZPY_CHOICES.items()}
         self.speed = app.speed
         self.lang = app.lang
+        self.stake = s.stake
 
     def title_text(self) -> str:
         """"New game"."""
@@ -125,6 +127,10 @@ class NewGameScene(FormScreen):
                    weight=house_rules.WEIGHTS[name])
             for name in house_rules.CHOICES
         ]))
+        if self.app.career.current() is not None:  # coins are a profile's (README "Career")
+            from game.career_session import STAKES
+
+            rows.append((_("Stake"), [Choice("stake", stake_label(self.stake), style="normal")]))
         rows.append((_("Speed"), [Choice(f"speed:{sp}", _(sp), self.speed == sp) for sp in SPEEDS]))
         rows.append((_("Language"), [Choice(f"lang:{lg}", name, self.lang == lg) for lg, name in LANGUAGE_NAMES.items()]))
         return rows
@@ -183,6 +189,11 @@ class NewGameScene(FormScreen):
             self.cycle_seat(int(head[4:]), -1 if arg == "prev" else 1)
         elif head == "rule" and arg in house_rules.CHOICES:
             self.rules[arg] = house_rules.cycle(arg, self.rules[arg])
+        elif key == "stake":  # cycles through the offered stakes
+            from game.career_session import STAKES
+
+            i = STAKES.index(self.stake) if self.stake in STAKES else -1
+            self.stake = STAKES[(i + 1) % len(STAKES)]
         elif head == "speed":
             self.speed = arg
         elif head == "lang":
@@ -211,4 +222,11 @@ class NewGameScene(FormScreen):
             return
         self.app._save(game="hongwu")
         self.app.start_game(list(self.seats), decks=self.decks, difficulty=self.difficulty,
-                            rules=dict(self.rules))
+                            rules=dict(self.rules), stake=self.stake)
+
+
+def stake_label(coins: int) -> str:
+    """The stake button: "Off" for 0, else the coins per game point."""
+    if not coins:
+        return _("Off (no coins)")
+    return _("{coins:,} coins per point").format(coins=coins)

@@ -122,6 +122,7 @@ class SettlePanel(Panel):
         for x, h in zip(cols, (_("Player"), _("This hand"), _("Total"), _("Title"))):
             draw_text(surf, h, ss, MUTED, (x, ty), max_width=(box.w - 2 * m) // 5)
         ty += line
+        titles = career_titles(self.scene)
         for seat in range(4):
             col = ACCENT if seat == s.dealer else TEXT
             name = seat_name(seat, me, names) + ("  " + _("(dealer)") if seat == s.dealer else "")
@@ -130,5 +131,30 @@ class SettlePanel(Panel):
             draw_text(surf, signed(gp), ss, WIN if gp > 0 else ERROR if gp < 0 else TEXT, (cols[1], ty), bold=True)
             tot = totals[seat] if seat < len(totals) else 0
             draw_text(surf, signed(tot), ss, TEXT, (cols[2], ty))
-            draw_text(surf, title_for(tot), ss, TEXT, (cols[3], ty), max_width=box.right - m - cols[3])
+            shown = titles[seat] if seat < len(titles) and titles[seat] else title_for(tot)
+            draw_text(surf, shown, ss, TEXT, (cols[3], ty), max_width=box.right - m - cols[3])
             ty += line
+        draw_career_line(surf, self.scene, (box.centerx, ty + lay.margin // 2), ss, box.w - 2 * m)
+
+
+def career_titles(scene: Any) -> list[str]:
+    """The seats' profile titles the table scene knows (README "Career"), "" where none."""
+    titles = getattr(scene, "titles", None)
+    try:
+        return list(titles()) if callable(titles) else list(titles or [])
+    except Exception:  # a title is decoration: never break the settlement
+        return []
+
+
+def draw_career_line(surf: pygame.Surface, scene: Any, pos: tuple[int, int], size: int, width: int) -> None:
+    """Under the seats: the profile's title after this hand, its accumulated points and its
+    clamped coin change (``scene.career``, a :class:`game.career.Recorded`; nothing without)."""
+    rec = getattr(scene, "career", None)
+    if rec is None:
+        return
+    from engine.scoring import title_for as engine_title
+
+    lang = "zh" if current_language() == "zh" else "en"
+    text = _("Your title: {title} ({points} points) · coins {coins}").format(
+        title=engine_title(rec.points_after, lang), points=rec.points_after, coins=f"{rec.coins:+,}" if rec.coins else "0")
+    draw_text(surf, text, size, ACCENT, pos, anchor="midtop", bold=True, max_width=width)

@@ -153,7 +153,17 @@ class TableDraw:
         (zpy_hud if self.zpy else hud).draw_plate(surf, self.layout, v, seat, self.names, self._deal_count(seat),
                        points=self.points_shown[seat], auto=self.auto and seat == v.seat,
                        winning=seat == self.winning_seat,
-                       countdown=cd[1] if cd is not None and cd[0] == seat else None)
+                       countdown=cd[1] if cd is not None and cd[0] == seat else None,
+                       title=self._seat_title(seat))
+
+    def _seat_title(self, seat: int) -> str:
+        """The seat's title 等级 for its plate (``self.titles``: a callable the app sets; "")."""
+        titles = getattr(self, "titles", None)
+        try:
+            shown = titles() if callable(titles) else titles or ()
+            return str(shown[seat]) if seat < len(shown) and shown[seat] else ""
+        except Exception:  # decoration: never break the table
+            return ""
 
     def _draw_backs(self, surf: pygame.Surface, seat: int) -> None:
         lay = self.layout

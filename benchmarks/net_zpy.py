@@ -1,0 +1,105 @@
+"""找朋友 over loopback: seconds per hand, frames and bytes each client receives, action round trip.
+
+A host (in this process, one 找朋友 table, no timers) and five bot clients on 127.0.0.1 play
+one hand per repeat with a seeded player that declares (or counters) with probability
+``--declare`` when it may, calls a random friend, buries the first 7 and plays a random legal
+play. ``--declare 0`` is the worst case for the deal: nobody declares, so after three redeals
+the kitty is flipped and every seat holding level cards is asked after every card. Figures
+are medians over the repeats (each repeat a different seed).
+
+    python benchmarks/net_zpy.py [--repeats 3] [--declare 0.3]
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import msgpack  # noqa: E402
+
+from engine.state import Bury, Play  # noqa: E402
+from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase  # noqa: E402
+from net.bot import Bot  # noqa: E402
+from net.client import Client  # noqa: E402
+from net.server import Timers  # noqa: E402
+from net.testing import LOOPBACK, fast_table, running_server  # noqa: E402
+
+
+class Player:
+    """Seeded: declares with probability ``p`` when it may, else the simple legal moves."""
+
+    def __init__(self, seat: int, seed: int, p: float) -> None:
+        self.seat, self.rng, self.p = seat, random.Random(seed * 7 + seat), p
+
+    def act(self, view: Any) -> Any:
+        seat, phase = self.seat, view.phase
+        if phase in (ZPhase.DEAL, ZPhase.COUNTER):
+            if view.legal_declarations and self.rng.random() < self.p:
+                return Declare(seat, self.rng.choice(view.legal_declarations))
+            return Pass(seat)
+        if phase is ZPhase.CALL_FRIEND:
+            return CallFriend(seat, *self.rng.choice(view.friend_calls()))
+        if phase is ZPhase.BURY:
+            return Bury(seat, tuple(view.hand[: view.bury_count]))
+        return Play(seat, view.play_options().sample(self.rng))
+
+
+class Counting(Client):
+    """Counts the frames and their encoded bytes."""
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.frames = 0
+        self.bytes = 0
+
+    def _dispatch(self, doc: Any) -> None:
+        self.frames += 1
+        self.bytes += len(msgpack.packb(doc))
+        super()._dispatch(doc)
+
+
+async def one(seed: int, p: float) -> tuple[float, float, float, float, float]:
+    """One hand: (seconds, frames a client, MB a client, action p50 ms, p99 ms)."""
+    table = fast_table("Z", ruleset="zhaopengyou", seed=seed, max_hands=1,
+                       timers=Timers(bid=0, trump=0, bury=0, play=0, deal=0, call_friend=0,
+                                     counter=0))
+    async with running_server([table]) as srv:
+        clients = []
+        for i in range(5):
+            c = await Counting.connect(LOOPBACK, srv.port, timeout=5)
+            await c.hello(f"b{i}", seat=i)
+            clients.append(c)
+        bots = [Bot(c, Player(i, seed, p), hands=1) for i, c in enumerate(clients)]
+        t = time.perf_counter()
+        await asyncio.wait_for(asyncio.gather(*(b.run(300) for b in bots)), 600)
+        dt = time.perf_counter() - t
+        lat = sorted(x for b in bots for x in b.latencies)
+        for c in clients:
+            await c.close()
+    frames = statistics.median(c.frames for c in clients)
+    mb = statistics.median(c.bytes for c in clients) / 1e6
+    return dt, frames, mb, lat[len(lat) // 2] * 1e3, lat[int(len(lat) * 0.99)] * 1e3
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--declare", type=float, default=0.3)
+    ns = ap.parse_args(argv)
+    rows = [asyncio.run(one(1000 + r, ns.declare)) for r in range(ns.repeats)]
+    med = [statistics.median(col) for col in zip(*rows)]
+    print(f"找朋友 LAN, 5 socket clients, declare={ns.declare:g}, {ns.repeats} hands (median): "
+          f"{med[0]:.2f} s a hand, {med[1]:.0f} frames and {med[2]:.2f} MB to each client, "
+          f"action round trip p50 {med[3]:.1f} ms, p99 {med[4]:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

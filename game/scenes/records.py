@@ -1,0 +1,324 @@
+"""Records 战绩 and statistics of the current profile (README "Career"; docs/CAREER_API.md).
+
+:class:`RecordsScreen` lists the profile's recorded hands, newest first: date, dealer 庄 or
+defender 闲, bid, trump, the dealer side's card points, the profile's game points and coins.
+It scrolls with the wheel, by dragging (mouse or finger) and with ▲ ▼; a tap on a row opens
+that hand in the replay viewer 回放. Keys: ``rec:<id>`` (visible rows), ``up``, ``down``,
+``stats``, ``back``.
+
+:class:`StatsScreen`: hands, dealer rate and success rate, mean bid, best and worst hand, red
+fives captured and lost, titles reached, and the game points over time as a chart
+(:func:`game.career.chart.draw_points_chart`). Keys: ``records``, ``back``.
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from game import fonts
+from game.i18n import _, current_language
+from game.scenes.menu import Screen, draw_form_panel
+from game.text import SUIT_SYMBOL
+from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, draw_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.app import App
+
+WIN = (140, 230, 150)
+#: px a press must move before it scrolls instead of tapping
+DRAG_PX = 12
+
+
+def when(t: float) -> str:
+    """A record's local time as ``MM-DD HH:MM``."""
+    return time.strftime("%m-%d %H:%M", time.localtime(t))
+
+
+def trump_text(trump: str | None) -> str:
+    """♠ ♥ ♣ ♦ for a suit trump, 无 / NT for no trump, — when unknown."""
+    if not trump:
+        return "—"
+    return SUIT_SYMBOL.get(trump, _("NT") if trump.upper() in ("NT", "N", "NONE") else trump)
+
+
+def signed(n: int) -> str:
+    """``+15`` / ``-20`` / ``0`` (thousands separated)."""
+    return f"{n:+,}" if n else "0"
+
+
+class RecordsScreen(Screen):
+    """The record list (see the module docstring). Public for tests: ``records`` (newest
+    first), ``offset`` (index of the first row shown), ``rows_shown``."""
+
+    def __init__(self, app: "App") -> None:
+        super().__init__(app)
+        self.profile = app.career.current()
+        st = app.career.store()
+        self.records = list(reversed(st.records(self.profile.id))) if st is not None and self.profile else []
+        self.offset = 0
+        self.rows_shown = 1
+        self._drag: tuple[int, int] | None = None  # (start y, offset then)
+        self._dragged = False
+
+    def _panel(self) -> pygame.Rect:
+        m = self.metrics
+        r = pygame.Rect(0, 0, m.w - 2 * m.margin, m.h - 2 * m.margin)
+        r.center = (m.w // 2, m.h // 2)
+        return r
+
+    def build(self) -> list[Button]:
+        """Visible rows, ▲ ▼ at the right, Back and Statistics under them."""
+        m = self.metrics
+        panel = self._panel()
+        self._panel_rect = panel
+        top = panel.y + round(m.title * 0.7 * 1.3) + m.gap * 2
+        self._head_y = top
+        rows_top = top + m.small + m.gap
+        foot_y = panel.bottom - m.margin - m.button_h
+        side = m.button_h + m.gap
+        self._list = pygame.Rect(panel.x + m.margin, rows_top, panel.w - 2 * m.margin - side, foot_y - m.gap - rows_top)
+        row_h = m.button_h
+        self.rows_shown = max(1, (self._list.h + 4) // (row_h + 4))
+        self.offset = max(0, min(self.offset, len(self.records) - self.rows_shown))
+        out = []
+        for i, r in enumerate(self.records[self.offset:self.offset + self.rows_shown]):
+            rect = pygame.Rect(self._list.x, rows_top + i * (row_h + 4), self._list.w, row_h)
+            out.append(Button(f"rec:{r.id}", rect, "", style="flat", value=r))
+        x = self._list.right + m.gap
+        out.append(Button("up", pygame.Rect(x, rows_top, m.button_h, m.button_h), "▲", enabled=self.offset > 0))
+        out.append(Button("down", pygame.Rect(x, self._list.bottom - m.button_h, m.button_h, m.button_h), "▼",
+                          enabled=self.offset + self.rows_shown < len(self.records)))
+        bw = min(round(260 * max(m.unit, 0.7)), (panel.w - 4 * m.margin) // 2)
+        out.append(Button("back", pygame.Rect(panel.centerx - bw - m.gap, foot_y, bw, m.button_h), _("Back"), style="flat"))
+        out.append(Button("stats", pygame.Rect(panel.centerx + m.gap, foot_y, bw, m.button_h), _("Statistics"),
+                          style="primary"))
+        return out
+
+    def columns(self) -> list[tuple[str, float, str]]:
+        """(heading, x share of the row, anchor) per column."""
+        return [(_("Date"), 0.0, "midleft"), (_("Role"), 0.22, "midleft"), (_("Bid"), 0.40, "midright"),
+                (_("Trump"), 0.49, "center"), (_("Dealer's points"), 0.62, "midright"), (_("Game points"), 0.8, "midright"),
+                (_("Coins"), 0.99, "midright")]
+
+    def scroll(self, rows: int) -> None:
+        """Move the list by ``rows`` (positive: towards older hands)."""
+        self.offset = max(0, min(self.offset + rows, len(self.records) - self.rows_shown))
+        self.invalidate()
+
+    def _drag_to(self, y: int) -> None:
+        y0, off0 = self._drag
+        if abs(y - y0) >= DRAG_PX:
+            self._dragged = True
+            self._pressed = None
+            self.offset = off0
+            self.scroll(round((y0 - y) / (self.metrics.button_h + 4)))
+
+    def handle_event(self, ev: Any) -> None:
+        """Wheel and drag (mouse or finger) scroll; the rest as on every screen (a drag never
+        taps a row). The mouse events SDL makes from touches only press buttons: their finger
+        events do the dragging."""
+        if ev.type == pygame.MOUSEWHEEL:
+            self.scroll(-ev.y)
+            return
+        if ev.type in (pygame.FINGERDOWN, pygame.FINGERMOTION, pygame.FINGERUP):
+            y = round(ev.y * self.metrics.h)
+            if ev.type == pygame.FINGERDOWN and self._list.collidepoint(round(ev.x * self.metrics.w), y):
+                self._drag, self._dragged = (y, self.offset), False
+            elif ev.type == pygame.FINGERMOTION and self._drag is not None:
+                self._drag_to(y)
+            elif ev.type == pygame.FINGERUP:
+                self._drag = None
+            return
+        touch = getattr(ev, "touch", False)
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and self._list.collidepoint(ev.pos) and not touch:
+            self._drag, self._dragged = (ev.pos[1], self.offset), False
+        elif ev.type == pygame.MOUSEMOTION and (touch or (self._drag is not None and ev.buttons[0])):
+            if not touch:
+                self._drag_to(ev.pos[1])
+            return
+        elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            self._drag = None
+            if self._dragged:
+                self._dragged = False
+                self._pressed = None
+                return
+        super().handle_event(ev)
+
+    def on_key(self, ev: Any) -> None:
+        """Page Up / Page Down scroll a page; the rest as on every screen."""
+        if ev.key == pygame.K_PAGEDOWN:
+            self.scroll(self.rows_shown)
+        elif ev.key == pygame.K_PAGEUP:
+            self.scroll(-self.rows_shown)
+        else:
+            super().on_key(ev)
+
+    def on_button(self, button: Button) -> None:
+        """Open a hand's replay, scroll, statistics or back."""
+        key = button.key
+        if key.startswith("rec:"):
+            self.app.open_replay(int(key[4:]))
+        elif key == "up":
+            self.scroll(-max(1, self.rows_shown - 1))
+        elif key == "down":
+            self.scroll(max(1, self.rows_shown - 1))
+        elif key == "stats":
+            self.app.open_stats()
+        elif key == "back":
+            self.app.pop_screen(self)
+
+    def draw_content(self, surf: pygame.Surface) -> None:
+        """Panel, title, column headings (rows are drawn over their buttons)."""
+        m = self.metrics
+        panel = getattr(self, "_panel_rect", None)
+        if panel is None:
+            return
+        draw_form_panel(surf, panel)
+        name = self.profile.name if self.profile else ""
+        draw_text(surf, _("Records of {name}").format(name=name), round(m.title * 0.7), ACCENT,
+                  (panel.centerx, panel.y + m.gap), anchor="midtop", bold=True, max_width=panel.w - 2 * m.margin)
+        lx, lw = self._list.x + m.margin, self._list.w - 2 * m.margin
+        for head, share, anchor in self.columns():
+            ax = lx + round(lw * share)
+            a = {"midleft": "topleft", "midright": "topright", "center": "midtop"}[anchor]
+            draw_text(surf, head, m.small, MUTED, (ax, self._head_y), anchor=a, max_width=round(lw * 0.2))
+        if not self.records:
+            draw_text(surf, _("No hands recorded yet: play a game."), m.font, TEXT,
+                      (self._list.centerx, self._list.y + m.gap * 2), anchor="midtop", max_width=self._list.w)
+
+    def draw(self, surf: pygame.Surface, force: bool = False) -> list[pygame.Rect]:
+        """As every screen, then each row's columns over its button."""
+        out = super().draw(surf, force)
+        if not out:
+            return out
+        m = self.metrics
+        cols = self.columns()
+        for b in self.buttons:
+            if not b.key.startswith("rec:"):
+                continue
+            r = b.value
+            dealer = r.dealer == r.seat
+            values = [when(r.time), _("Dealer") if dealer else _("Defender"), str(r.bid), trump_text(r.trump),
+                      str(r.points), signed(r.my_points), signed(r.my_coins)]
+            lx, lw = b.rect.x + m.margin, b.rect.w - 2 * m.margin
+            for (head, share, anchor), v in zip(cols, values):
+                col = TEXT
+                if head in (_("Game points"), _("Coins")):
+                    n = r.my_points if head == _("Game points") else r.my_coins
+                    col = WIN if n > 0 else ERROR if n < 0 else TEXT
+                elif dealer and head == _("Role"):
+                    col = ACCENT
+                draw_text(surf, v, m.small, col, (lx + round(lw * share), b.rect.centery), anchor=anchor,
+                          bold=head in (_("Game points"),), max_width=round(lw * 0.2))
+        return out
+
+
+class StatsScreen(Screen):
+    """Statistics of the current profile with the game-points chart (module docstring).
+    Public for tests: ``stats`` (:class:`game.career.Stats`), ``chart_rect``."""
+
+    def __init__(self, app: "App") -> None:
+        super().__init__(app)
+        self.profile = app.career.current()
+        self.stats: Any = None
+        self.chart_rect: pygame.Rect | None = None
+        self._load()
+
+    def _load(self) -> None:
+        from game.career import stats
+
+        st = self.app.career.store()
+        if st is not None and self.profile is not None:
+            self.stats = stats(st, self.profile.name, series_max=max(100, self.metrics.w))
+
+    def build(self) -> list[Button]:
+        """Back and Records under the panel."""
+        m = self.metrics
+        panel = pygame.Rect(m.margin, m.margin, m.w - 2 * m.margin, m.h - 2 * m.margin)
+        self._panel_rect = panel
+        foot_y = panel.bottom - m.margin - m.button_h
+        bw = min(round(260 * max(m.unit, 0.7)), (panel.w - 4 * m.margin) // 2)
+        return [Button("back", pygame.Rect(panel.centerx - bw - m.gap, foot_y, bw, m.button_h), _("Back"), style="flat"),
+                Button("records", pygame.Rect(panel.centerx + m.gap, foot_y, bw, m.button_h), _("Records"),
+                       style="primary")]
+
+    def on_button(self, button: Button) -> None:
+        """Back, or the record list."""
+        if button.key == "back":
+            self.app.pop_screen(self)
+        elif button.key == "records":
+            self.app.pop_screen(self)
+            if not any(isinstance(s, RecordsScreen) for s in self.app.screens):
+                self.app.open_records()
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(label, value) rows of the panel."""
+        s = self.stats
+        if s is None:
+            return []
+
+        def pct(x: float | None) -> str:
+            return "—" if x is None else f"{x * 100:.0f}%"
+
+        def hand(h: dict | None) -> str:
+            return "—" if h is None else f"{signed(h['game_points'])} ({when(h['time'])})"
+
+        lang = "zh" if current_language() == "zh" else "en"
+        from engine.scoring import title_for
+
+        reached = [t["title"] if lang == "zh" else t["en"] for t in s.titles]
+        return [
+            (_("Title"), f"{title_for(s.points, lang)} · {s.points}"),
+            (_("Hands"), str(s.hands)),
+            (_("As dealer"), f"{s.dealer_hands} ({pct(s.dealer_rate)})"),
+            (_("Dealer success"), f"{s.dealer_wins} ({pct(s.dealer_success_rate)})"),
+            (_("Mean bid as dealer"), "—" if s.mean_bid is None else f"{s.mean_bid:.1f}"),
+            (_("Best hand"), hand(s.best)),
+            (_("Worst hand"), hand(s.worst)),
+            (_("Red fives captured / lost"), f"{s.red_fives_won} / {s.red_fives_lost}"),
+            (_("Coins"), f"{s.coins:+,}" if s.coins else "0"),
+            (_("Titles reached"), " · ".join(reached[-4:])),
+        ]
+
+    def draw_content(self, surf: pygame.Surface) -> None:
+        """Panel, title, the figures (left) and the chart (right; below on a narrow window)."""
+        from game.career.chart import draw_points_chart
+
+        m = self.metrics
+        panel = self._panel_rect
+        draw_form_panel(surf, panel)
+        name = self.profile.name if self.profile else ""
+        title = draw_text(surf, _("Statistics of {name}").format(name=name), round(m.title * 0.7), ACCENT,
+                          (panel.centerx, panel.y + m.gap), anchor="midtop", bold=True,
+                          max_width=panel.w - 2 * m.margin)
+        top = title.bottom + m.gap
+        bottom = panel.bottom - m.margin * 2 - m.button_h
+        rows = self.lines()
+        if not rows:
+            draw_text(surf, _("No profile: create one from the menu."), m.font, TEXT, (panel.centerx, top + m.gap),
+                      anchor="midtop", max_width=panel.w - 2 * m.margin)
+            return
+        line = round(m.small * 1.45)
+        wide = m.w >= 1.5 * m.h or len(rows) * line > (bottom - top) // 2
+        left_w = round(panel.w * 0.42) if wide else panel.w - 2 * m.margin
+        x = panel.x + m.margin * 2
+        y = top
+        label_w = round((left_w - m.margin * 2) * 0.55)
+        for label, value in rows:
+            draw_text(surf, label, m.small, MUTED, (x, y), max_width=label_w - m.gap)
+            vw = left_w - label_w - m.margin * 2
+            while " · " in value and fonts.fit_size(value, m.small, vw, bold=True) < m.small:
+                value = "… " + value.split(" · ", 1)[1].removeprefix("… ")  # the latest titles fit
+            draw_text(surf, value, m.small, TEXT, (x + label_w, y), bold=True, max_width=vw)
+            y += line
+        if wide:
+            chart = pygame.Rect(panel.x + left_w + m.margin, top, panel.right - m.margin * 2 - panel.x - left_w, bottom - top)
+        else:
+            chart = pygame.Rect(panel.x + m.margin * 2, y + m.gap, panel.w - 4 * m.margin, bottom - y - m.gap)
+        self.chart_rect = chart
+        if chart.h >= 60 and chart.w >= 120:
+            draw_points_chart(surf, chart, self.stats.series, font=fonts.get_font(m.small),
+                              title=_("Accumulated game points per hand"),
+                              colors={"background": (12, 46, 30)})

@@ -1,0 +1,347 @@
+"""The replay viewer 回放 (README "Career"; docs/REPLAY.md): a recorded hand, trick by trick,
+every hand face up, the kitty, each trick's cards with its winner and points, and the
+settlement at the end.
+
+Steps are :func:`engine.replay.frames`: step 0 is the table after the bury (the kitty dealt
+and buried is shown), step k the table after trick k (the seats' remaining cards, the trick's
+cards at the right of each seat, the winner's framed). Forwards and backwards with the buttons
+(``first`` ``prev`` ``next`` ``last``), the arrow keys (Home / End), or a horizontal swipe
+over the cards; jump to a trick by tapping or dragging the slider (``slider``: one stop per
+step). ``back`` (or Esc) closes it. Public for tests: ``frames``, ``step``, ``replay``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+import pygame
+
+from game.i18n import _
+from game.scenes.menu import Screen, draw_form_panel
+from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, draw_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from game.app import App
+
+WIN = (140, 230, 150)
+#: px a horizontal swipe must cover to step
+SWIPE_PX = 60
+
+
+def clip(text: str, size: int, width: int, bold: bool = False) -> str:
+    """``text`` shortened with "…" until it fits ``width`` px at ``size`` (never below it)."""
+    from game import fonts
+
+    font = fonts.get_font(size, bold=bold)
+    if font.size(text)[0] <= width:
+        return text
+    while len(text) > 1 and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def load(source: Any, store: Any = None) -> tuple[Any, str]:
+    """``(Replay, "")`` for a record id or a replay file path, or ``(None, why)`` (a
+    translated sentence with the reason) when it cannot be read or is malformed."""
+    from engine import replay as R
+    from game.career import CareerError, load_replay
+
+    try:
+        rep = load_replay(source, store)
+        R.frames(rep)  # a malformed action list is reported here, not while stepping
+        return rep, ""
+    except CareerError as exc:
+        return None, _("No such record: {reason}").format(reason=exc)
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, _("Cannot read the replay: {reason}").format(reason=exc)
+    except R.ReplayError as exc:
+        return None, _("The replay is damaged: {reason}").format(reason=exc)
+
+
+class ReplayScreen(Screen):
+    """The viewer (see the module docstring). ``on_close``: called instead of popping the
+    screen when it is closed (``hongwu replay`` quits the window)."""
+
+    def __init__(self, app: "App", replay: Any, on_close: Callable[[], None] | None = None) -> None:
+        super().__init__(app)
+        from engine import replay as R
+
+        self.replay = replay
+        self.frames = R.frames(replay)
+        self.step = 0
+        self.on_close = on_close
+        h = replay.header
+        n = replay.ruleset.players
+        seats = list(h.get("seats") or [])
+        from game.text import ai_name
+
+        names = [(str(seats[s]) if s == h.get("seat") else ai_name(str(seats[s])))  # 基础 for "basic"
+                 if s < len(seats) and seats[s] else _("Seat {n}").format(n=s) for s in range(n)]
+        self.names = [f"{x} ({_('Seat {n}').format(n=s)})" if names.count(x) > 1 else x  # three "basic"s
+                      for s, x in enumerate(names)]
+        self.me = h.get("seat")
+        self._renderer: Any = None
+        self._swipe: tuple[int, int] | None = None
+        self._sliding = False
+
+    @property
+    def last_step(self) -> int:
+        """Index of the final step (the last trick, with the settlement)."""
+        return len(self.frames) - 1
+
+    def go(self, step: int) -> None:
+        """Show step ``step`` (clamped to 0..:attr:`last_step`)."""
+        self.step = max(0, min(self.last_step, int(step)))
+        self.invalidate()
+
+    # -- layout --------------------------------------------------------------------------------
+    def build(self) -> list[Button]:
+        """The step bar: Back, |◀ ◀, the slider, ▶ ▶|."""
+        m = self.metrics
+        y = m.h - m.margin - m.button_h
+        bw = max(m.button_h, round(m.button_h * 1.1))
+        back_w = max(round(m.button_h * 1.8), 90)
+        x = m.margin
+        out = [Button("back", pygame.Rect(x, y, back_w, m.button_h), _("Back"), style="flat")]
+        x += back_w + m.gap
+        out.append(Button("first", pygame.Rect(x, y, bw, m.button_h), "|◀", enabled=self.step > 0))
+        x += bw + m.gap // 2
+        out.append(Button("prev", pygame.Rect(x, y, bw, m.button_h), "◀", enabled=self.step > 0))
+        x += bw + m.gap
+        right = m.w - m.margin - 2 * bw - m.gap // 2 - m.gap
+        self.slider = pygame.Rect(x, y, max(40, right - x), m.button_h)
+        out.append(Button("next", pygame.Rect(right + m.gap, y, bw, m.button_h), "▶",
+                          enabled=self.step < self.last_step, style="primary"))
+        out.append(Button("last", pygame.Rect(right + m.gap + bw + m.gap // 2, y, bw, m.button_h), "▶|",
+                          enabled=self.step < self.last_step))
+        self.area = pygame.Rect(m.margin, m.margin, m.w - 2 * m.margin, y - m.gap - m.margin)
+        return out
+
+    def slider_step(self, x: int) -> int:
+        """The step under slider x-coordinate ``x``."""
+        r = self.slider
+        k = (x - r.x) / max(1, r.w - 1)
+        return round(max(0.0, min(1.0, k)) * self.last_step)
+
+    def slider_x(self, step: int) -> int:
+        """The slider x-coordinate of ``step`` (for tests and drawing)."""
+        r = self.slider
+        return r.x + round(step * (r.w - 1) / max(1, self.last_step))
+
+    # -- input -----------------------------------------------------------------------------------
+    def handle_event(self, ev: Any) -> None:
+        """Slider taps and drags, swipes over the cards, then the buttons and keys."""
+        pos = getattr(ev, "pos", None)
+        if ev.type in (pygame.FINGERDOWN, pygame.FINGERUP) and hasattr(self, "slider"):
+            p = (round(ev.x * self.metrics.w), round(ev.y * self.metrics.h))
+            if ev.type == pygame.FINGERDOWN:
+                self._finger = p if self.area.collidepoint(p) else None
+            else:
+                start, self._finger = getattr(self, "_finger", None), None
+                if start is not None and abs(p[0] - start[0]) >= SWIPE_PX and abs(p[0] - start[0]) > abs(p[1] - start[1]):
+                    self.go(self.step + (1 if p[0] < start[0] else -1))  # a finger swipe
+            return
+        if getattr(ev, "touch", False) and ev.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) \
+                and self.area.collidepoint(pos):
+            return  # a touch on the cards: its finger events swipe
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1 and hasattr(self, "slider"):
+            if self.slider.collidepoint(pos):
+                self._sliding = True
+                self.go(self.slider_step(pos[0]))
+                return
+            if self.area.collidepoint(pos):
+                self._swipe = pos
+        elif ev.type == pygame.MOUSEMOTION and self._sliding:
+            self.go(self.slider_step(pos[0]))
+            return
+        elif ev.type == pygame.MOUSEBUTTONUP and ev.button == 1:
+            if self._sliding:
+                self._sliding = False
+                return
+            start, self._swipe = self._swipe, None
+            if start is not None and abs(pos[0] - start[0]) >= SWIPE_PX and abs(pos[0] - start[0]) > abs(pos[1] - start[1]):
+                self.go(self.step + (1 if pos[0] < start[0] else -1))  # swipe left: forwards
+                return
+        super().handle_event(ev)
+
+    def on_key(self, ev: Any) -> None:
+        """←/→ (and PgUp/PgDn) step, Home/End jump to the ends; Esc closes."""
+        k = ev.key
+        if k in (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_SPACE):
+            self.go(self.step + 1)
+        elif k in (pygame.K_LEFT, pygame.K_PAGEUP, pygame.K_BACKSPACE):
+            self.go(self.step - 1)
+        elif k == pygame.K_HOME:
+            self.go(0)
+        elif k == pygame.K_END:
+            self.go(self.last_step)
+        else:
+            super().on_key(ev)
+
+    def on_button(self, button: Button) -> None:
+        """Step, jump or close."""
+        key = button.key
+        if key == "next":
+            self.go(self.step + 1)
+        elif key == "prev":
+            self.go(self.step - 1)
+        elif key == "first":
+            self.go(0)
+        elif key == "last":
+            self.go(self.last_step)
+        elif key == "back":
+            self.on_back()
+
+    def on_back(self) -> None:
+        """Close the viewer."""
+        if self.on_close is not None:
+            self.on_close()
+        else:
+            self.app.pop_screen(self)
+
+    # -- drawing -----------------------------------------------------------------------------------
+    def renderer(self) -> Any:
+        """The card renderer (made once)."""
+        if self._renderer is None:
+            from game.cards_render import CardRenderer
+
+            self._renderer = CardRenderer()
+        return self._renderer
+
+    def heading(self) -> str:
+        """"Trick 3 of 25" / "After the bury"."""
+        if self.step == 0:
+            return _("Replay · after the bury")
+        return _("Replay · trick {k} of {n}").format(k=self.step, n=self.last_step)
+
+    def status(self) -> tuple[str, tuple]:
+        """The line under the seats: the trick's winner and points, or what step 0 shows."""
+        f = self.frames[self.step]
+        t = f.last_trick
+        if t is None:
+            return _("Dealer {name} at {bid}: the kitty as dealt and as buried").format(
+                name=self.names[f.dealer], bid=f.bid), MUTED
+        return _("Trick {k}: led by {leader}, won by {name}, {points} points").format(
+            k=t.trick_no, leader=self.names[t.leader], name=self.names[t.winner], points=t.points), ACCENT
+
+    def draw_content(self, surf: pygame.Surface) -> None:
+        """Heading, the seats' rows, the kitty, the status line, the settlement at the end,
+        the slider."""
+        from game.text import suit_label
+
+        m = self.metrics
+        a = self.area
+        draw_form_panel(surf, a)
+        f = self.frames[self.step]
+        head = draw_text(surf, self.heading(), round(m.title * 0.6), ACCENT, (a.x + m.margin * 2, a.y + m.gap),
+                         bold=True, max_width=a.w // 2)
+        info = _("Dealer {name} · bid {bid} · trump {trump}").format(name=self.names[f.dealer], bid=f.bid,
+                                                                        trump=suit_label(f.trump))
+        draw_text(surf, info, m.small, TEXT, (a.right - m.margin * 2, head.centery), anchor="midright",
+                  max_width=a.w // 2 - m.margin * 3)
+        top = head.bottom + m.gap
+        final = self.step == self.last_step and f.settlement is not None
+        foot = (m.small + m.gap) * (3 if final else 1)
+        n = len(f.hands)
+        row_h = max(30, (a.bottom - m.gap - foot - top) // (n + 1))
+        ch = max(28, row_h - m.gap // 2 - 2)
+        cw = round(ch * 0.7)
+        name_w = round(a.w * 0.17)
+        trick_w = round(a.w * 0.24)
+        hand_x = a.x + m.margin + name_w
+        hand_w = a.right - m.margin - trick_w - hand_x - m.gap
+        r = self.renderer()
+        t = f.last_trick
+        played = dict(t.plays) if t is not None else {}
+        trump_cards = self._trump_test(f)
+        for s in range(n):
+            y = top + s * row_h
+            col = ACCENT if s == f.dealer else TEXT
+            nw = name_w - m.margin * 2
+            draw_text(surf, clip(self.names[s], m.small, nw, True), m.small, col,
+                      (a.x + m.margin * 2, y + ch // 2 - m.small), bold=True, max_width=nw)
+            pts = _("{p} points").format(p=f.points_won[s])
+            if s == f.dealer:
+                pts = _("Dealer") + " · " + pts
+            draw_text(surf, clip(pts, m.small, nw), m.small, ACCENT if s == f.dealer else MUTED,
+                      (a.x + m.margin * 2, y + ch // 2 + 2), max_width=nw)
+            self._cards(surf, r, self.arranged(f, f.hands[s]), hand_x, y, hand_w, cw, ch, trump_cards)
+            cards = played.get(s, ())
+            tx = a.right - m.margin - trick_w
+            if cards:
+                rr = self._cards(surf, r, cards, tx, y, trick_w - m.margin, cw, ch, trump_cards)
+                if t is not None and s == t.winner:
+                    pygame.draw.rect(surf, ACCENT, rr.inflate(6, 6), width=3, border_radius=6)
+        y = top + n * row_h
+        label = _("Kitty dealt") if self.step == 0 and f.kitty else _("Kitty buried")
+        cards = f.kitty if self.step == 0 and f.kitty else f.buried
+        draw_text(surf, label, m.small, MUTED, (a.x + m.margin * 2, y + ch // 2), anchor="midleft",
+                  max_width=name_w - m.margin * 2)
+        self._cards(surf, r, cards, hand_x, y, hand_w, cw, ch, trump_cards)
+        if self.step == 0 and f.kitty:
+            bx = a.right - m.margin - trick_w
+            draw_text(surf, _("buried"), m.small, MUTED, (bx, y - 2), anchor="bottomleft")
+            self._cards(surf, r, f.buried, bx, y, trick_w - m.margin, cw, ch, trump_cards)
+        sy = y + row_h
+        text, col = self.status()
+        draw_text(surf, text, m.small, col, (a.centerx, sy), anchor="midtop", bold=True, max_width=a.w - 4 * m.margin)
+        if final:
+            s = f.settlement
+            head = (_("Dealer wins: {final}") if s.dealer_final > 0 else _("Dealer loses: {final}")).format(
+                final=f"{s.dealer_final:+d}" if s.dealer_final else "0")
+            draw_text(surf, head, m.small, WIN if s.dealer_final > 0 else ERROR, (a.centerx, sy + m.small + m.gap),
+                      anchor="midtop", bold=True, max_width=a.w - 4 * m.margin)
+            gp = " · ".join(f"{self.names[i]} {g:+d}" for i, g in enumerate(s.game_points))
+            draw_text(surf, _("Game points: {list}").format(list=gp), m.small, TEXT,
+                      (a.centerx, sy + 2 * (m.small + m.gap)), anchor="midtop", max_width=a.w - 4 * m.margin)
+        self._draw_slider(surf)
+
+    def arranged(self, f: Any, cards: Any) -> tuple:
+        """A hand in the table's display order (suits grouped as the settings say, trumps at
+        one end; :func:`game.scenes.table_extras.arrange`), or as recorded if that fails."""
+        try:
+            from engine.order import context
+            from game.scenes import table_extras as extras
+
+            return extras.arrange(cards, context(f.trump), extras.prefs_from(self.app.settings))
+        except Exception:
+            return tuple(cards)
+
+    def _trump_test(self, f: Any) -> Callable[[Any], bool]:
+        try:
+            from engine.order import context
+
+            ctx = context(f.trump)
+            return lambda c: bool(ctx.is_trump(c))
+        except Exception:
+            return lambda c: False
+
+    def _cards(self, surf: pygame.Surface, r: Any, cards: Any, x: int, y: int, width: int, cw: int, ch: int,
+               trump: Callable[[Any], bool]) -> pygame.Rect:
+        """Cards overlapped to fit ``width``; returns the rect they cover."""
+        cards = list(cards)
+        if not cards:
+            return pygame.Rect(x, y, 0, ch)
+        step = min(cw + 2, max(6, (width - cw) // max(1, len(cards) - 1))) if len(cards) > 1 else 0
+        for i, c in enumerate(cards):
+            try:
+                img = r.face(c, cw, ch, trump=trump(c))
+            except TypeError:
+                img = r.face(c, cw, ch)
+            surf.blit(img, (x + i * step, y))
+        return pygame.Rect(x, y, step * (len(cards) - 1) + cw, ch)
+
+    def _draw_slider(self, surf: pygame.Surface) -> None:
+        m = self.metrics
+        s = getattr(self, "slider", None)
+        if s is None:
+            return
+        pygame.draw.rect(surf, (30, 64, 46), s, border_radius=s.h // 4)
+        track = pygame.Rect(s.x + m.gap, s.centery - 3, s.w - 2 * m.gap, 6)
+        pygame.draw.rect(surf, (90, 140, 110), track, border_radius=3)
+        for k in range(self.last_step + 1):  # one tick per step
+            x = self.slider_x(k)
+            pygame.draw.line(surf, MUTED, (x, s.centery - 8), (x, s.centery + 8), 1)
+        kx = self.slider_x(self.step)
+        pygame.draw.circle(surf, ACCENT, (kx, s.centery), max(8, s.h // 3))
+        label = str(self.step) if self.step else "0"
+        draw_text(surf, label, m.small, (30, 20, 10), (kx, s.centery), anchor="center", bold=True)
