@@ -288,6 +288,103 @@ def _neutral_key(c: Card) -> tuple:
     return (c.suit is None, SUITS.index(c.suit) if c.suit else 0, c.rank)
 
 
+# --- one play of a trick, shared with the 找朋友 hand (engine.zhaopengyou) ---------------------
+def remove_cards(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """A new list: ``hand`` without ``cards`` (one copy each). Raises IllegalAction
+    (``not_held``) naming the first card the hand does not hold (another copy of)."""
+    left = list(hand)
+    for c in cards:
+        try:
+            left.remove(c)
+        except ValueError:
+            raise IllegalAction(Refusal(
+                "not_held", f"you do not hold {'another ' if c in hand else ''}{c}", card=str(c))) from None
+    return left
+
+
+def take_play(seat: int, cards: tuple[Card, ...], hand: list[Card], current: list,
+              suit_ix: list, ctx: TrumpContext, n: int,
+              failed_throws: list[int]) -> tuple[tuple[Card, ...], list[Card], list[Event]]:
+    """Check one play of the trick in progress and take its cards from ``hand``, for every
+    ruleset (RULES.md §7 leading, §8 following; the 找朋友 part reuses them).
+
+    ``current``: the trick so far, ``[(seat, cards), ...]`` (empty: ``seat`` leads);
+    ``suit_ix[s]``: seat ``s``'s hand split by effective suit (five tuples, see
+    :func:`engine.tricks.split_suits`), updated here for ``seat``; ``n`` seats; a failed throw
+    appends ``seat`` to ``failed_throws``. Returns ``(cards played (sorted), the hand left,
+    events)``: the events hold a ThrowFailed when a throw was cut down to its forced part.
+    Raises IllegalAction with the reason when the play is not allowed."""
+    suitx = ctx.SUITX
+    suits = suit_ix[seat]
+    events: list[Event] = []
+    if not current:  # leading (RULES.md §7): a throw is judged against the others' cards of its suit
+        if not cards:
+            raise IllegalAction(Refusal("empty_lead", "choose at least one card to lead"))
+        left = remove_cards(hand, cards)
+        if len(cards) > 1:
+            sx = suitx[cards[0]]
+            counts: dict[Card, int] = {}
+            for c in cards:
+                if suitx[c] != sx:
+                    raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
+                counts[c] = counts.get(c, 0) + 1
+            others = [suit_ix[(seat + i) % n][sx] for i in range(1, n)]
+            forced, blocker = _throw_verdict(cards, counts, others, ctx)
+            if forced is not None:
+                forced_cards = tuple(forced.cards)
+                events.append(_throw_failed(seat, tuple(cards), forced_cards, (seat + 1 + blocker) % n))
+                failed_throws.append(seat)
+                cards = forced_cards
+                left = remove_cards(hand, cards)
+    else:  # following (RULES.md §8)
+        lead = current[0][1]
+        if len(lead) == 1 and len(cards) == 1:  # a single led, a single played
+            card = cards[0]
+            if card not in hand:
+                raise IllegalAction(Refusal("not_held", f"you do not hold {card}", card=str(card)))
+            s = suitx[lead[0]]
+            if suitx[card] != s and suits[s]:  # a card of the led suit is held
+                raise IllegalAction(_must_follow(EFFECTIVE_SUITS[s]))
+        else:  # follow_error checks that the cards are held
+            reason = follow_error(lead, hand, cards, ctx)
+            if reason:
+                raise IllegalAction(reason)
+        left = hand
+        for c in cards:
+            left.remove(c)
+    for c in cards:  # keep the suit split in step with the hand
+        sx = suitx[c]
+        part = list(suits[sx])
+        part.remove(c)
+        suits[sx] = tuple(part)
+    return (tuple(sorted(cards)) if len(cards) > 1 else tuple(cards)), left, events
+
+
+def trick_outcome(plays: TrickPlays, ctx: TrumpContext) -> tuple[int, int, list[Card], bool]:
+    """``(index of the winning play, card points, every card played, ruff)`` for a complete
+    trick ``plays`` (``((seat, cards), ...)``, the lead first; RULES.md §9 and §10's points;
+    ``ruff``: a side-suit lead won by a trump)."""
+    suitx = ctx.SUITX
+    if len(plays[0][1]) == 1:  # singles: the highest of the led suit, or the highest trump (§9)
+        cards = [p[0] for _, p in plays]
+        vals = ctx.VAL
+        w, bs, bv = 0, suitx[cards[0]], vals[cards[0]]
+        for i in range(1, len(cards)):
+            c = cards[i]
+            s = suitx[c]
+            if s == bs:
+                if vals[c] > bv:
+                    w, bv = i, vals[c]
+            elif s == TRUMP_INDEX:  # a ruff (the winner so far is not a trump)
+                w, bs, bv = i, s, vals[c]
+    else:
+        w = trick_winner([p for _, p in plays], ctx)
+        cards = [c for _, p in plays for c in p]
+    points = sum(map(POINTS.__getitem__, cards))
+    ruff = suitx[plays[0][1][0]] != TRUMP_INDEX and suitx[plays[w][1][0]] == TRUMP_INDEX
+    return w, points, cards, ruff
+
+
 # --- the game -------------------------------------------------------------------------------
 @dataclass
 class Game:
@@ -644,16 +741,7 @@ class Game:
         self.leader = self.dealer
         return [KittyBuried(self.dealer, self.buried, k)]
 
-    @staticmethod
-    def _remove(hand: list[Card], cards: Sequence[Card]) -> list[Card]:
-        left = list(hand)
-        for c in cards:
-            try:
-                left.remove(c)
-            except ValueError:
-                raise IllegalAction(Refusal(
-                    "not_held", f"you do not hold {'another ' if c in hand else ''}{c}", card=str(c))) from None
-        return left
+    _remove = staticmethod(remove_cards)
 
     def _play(self, action: Play) -> list[Event]:
         cards = action.cards
@@ -664,55 +752,12 @@ class Game:
                 except ValueError as exc:
                     raise IllegalAction(Refusal("bad_cards", str(exc))) from None
                 break
-        seat, ctx, n = action.seat, _CONTEXTS[self.trump], self.ruleset.players
-        hand = self.hands[seat]
-        suits = self._suit_ix[seat] if self._suit_ix is not None else self._suits_of(seat)
-        suitx = ctx.SUITX
-        events: list[Event] = []
+        seat, n = action.seat, self.ruleset.players
+        if self._suit_ix is None:
+            self._suits_of(seat)
         current = self.current
-        if not current:  # leading (RULES.md §7)
-            if not cards:
-                raise IllegalAction(Refusal("empty_lead", "choose at least one card to lead"))
-            left = self._remove(hand, cards)
-            if len(cards) > 1:
-                sx = suitx[cards[0]]
-                counts: dict[Card, int] = {}
-                for c in cards:
-                    if suitx[c] != sx:
-                        raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
-                    counts[c] = counts.get(c, 0) + 1
-                # a throw is judged against the others' cards of its suit
-                ix = self._suit_ix
-                others = [ix[(seat + i) % n][sx] for i in range(1, n)]
-                forced, blocker = _throw_verdict(cards, counts, others, ctx)
-                if forced is not None:
-                    forced_cards = tuple(forced.cards)
-                    events.append(_throw_failed(seat, tuple(cards), forced_cards, (seat + 1 + blocker) % n))
-                    self.failed_throws.append(seat)
-                    cards = forced_cards
-                    left = self._remove(hand, cards)
-        else:  # following (RULES.md §8)
-            lead = current[0][1]
-            if len(lead) == 1 and len(cards) == 1:  # a single led, a single played
-                card = cards[0]
-                if card not in hand:
-                    raise IllegalAction(Refusal("not_held", f"you do not hold {card}", card=str(card)))
-                s = suitx[lead[0]]
-                if suitx[card] != s and suits[s]:  # a card of the led suit is held
-                    raise IllegalAction(_must_follow(EFFECTIVE_SUITS[s]))
-            else:  # follow_error checks that the cards are held
-                reason = follow_error(lead, hand, cards, ctx)
-                if reason:
-                    raise IllegalAction(reason)
-            left = hand
-            for c in cards:
-                left.remove(c)
-        for c in cards:  # keep the suit split in step with the hand
-            sx = suitx[c]
-            part = list(suits[sx])
-            part.remove(c)
-            suits[sx] = tuple(part)
-        cards = tuple(sorted(cards)) if len(cards) > 1 else tuple(cards)
+        cards, left, events = take_play(seat, cards, self.hands[seat], current, self._suit_ix,
+                                        _CONTEXTS[self.trump], n, self.failed_throws)
         self.hands[seat] = left
         current.append((seat, cards))
         events.append(_cards_played(seat, cards, self.trick_no, len(current) == 1))
@@ -721,26 +766,10 @@ class Game:
         return events
 
     def _finish_trick(self) -> list[Event]:
-        ctx, dealer = _CONTEXTS[self.trump], self.dealer
-        suitx = ctx.SUITX
+        dealer = self.dealer
         plays = tuple(self.current)
-        if len(plays[0][1]) == 1:  # singles: the highest of the led suit, or the highest trump (§9)
-            cards = [p[0] for _, p in plays]
-            vals = ctx.VAL
-            w, bs, bv = 0, suitx[cards[0]], vals[cards[0]]
-            for i in range(1, len(cards)):
-                c = cards[i]
-                s = suitx[c]
-                if s == bs:
-                    if vals[c] > bv:
-                        w, bv = i, vals[c]
-                elif s == TRUMP_INDEX:  # a ruff (the winner is not a trump here)
-                    w, bs, bv = i, s, vals[c]
-        else:
-            w = trick_winner([p for _, p in plays], ctx)
-            cards = [c for _, p in plays for c in p]
+        w, points, cards, ruff = trick_outcome(plays, _CONTEXTS[self.trump])
         winner = plays[w][0]
-        points = sum(map(POINTS.__getitem__, cards))
         captures = ()
         if RED_FIVE in cards:  # red fives captured across sides (RULES.md §10)
             captures = tuple(
@@ -749,7 +778,6 @@ class Game:
                 for c in p
                 if c == RED_FIVE and (s == dealer) != (winner == dealer)
             )
-        ruff = suitx[plays[0][1][0]] != TRUMP_INDEX and suitx[plays[w][1][0]] == TRUMP_INDEX
         self.points_won[winner] += points
         self.red_fives.extend(captures)
         self.tricks.append(_finished_trick(self.trick_no, self.leader, plays, winner, points))

@@ -34,19 +34,19 @@ from functools import lru_cache
 from typing import Iterator, Sequence
 
 from engine import zhaopengyou_rules as zr
-from engine.cards import ALL_CARDS, POINTS, SMALL_JOKER, Card, make_deck, parse_cards
+from engine.cards import ALL_CARDS, SMALL_JOKER, Card, make_deck, parse_cards
 from engine.events import (
     CardDealt, DealFinished, Declared, Event, FriendCalled, FriendRevealed,
     HandSettled, HandStarted, KittyBuried, KittyFlipped, KittyTaken, Passed, Redealt,
 )
-from engine.order import EFFECTIVE_SUITS, NO_TRUMP, TRUMP_INDEX, level_context
+from engine.order import NO_TRUMP, level_context
 from engine.refusals import Refusal
 from engine.ruleset import RuleSet, zhaopengyou
 from engine.state import (
-    Bury, FinishedTrick, IllegalAction, Play, _cards_played, _finished_trick, _shuffle, _throw_failed,
-    _trick_won,
+    Bury, FinishedTrick, IllegalAction, Play, _cards_played, _finished_trick, _shuffle, _trick_won,
+    remove_cards, take_play, trick_outcome,
 )
-from engine.tricks import PlayOptions, _must_follow, _throw_verdict, follow_error, split_suits, trick_winner
+from engine.tricks import PlayOptions, split_suits
 from engine.zhaopengyou_view import (  # the hand's vocabulary, re-exported from here
     LEVEL_NAMES, CallFriend, Declare, Pass, ZPhase, ZpyAction, ZpyView, legal_friend_calls,
 )
@@ -624,7 +624,7 @@ class ZpyHand:
             raise IllegalAction(Refusal("bury_count", f"bury exactly {k} cards, not {len(cards)}", count=k,
                                         given=len(cards)))
         seat = action.seat
-        self.hands[seat] = _remove(self.hands[seat], cards)
+        self.hands[seat] = remove_cards(self.hands[seat], cards)
         self.kitty = self.buried = tuple(sorted(cards))
         start = len(self.events)
         self.events.append(KittyBuried(seat, self.buried, k))
@@ -671,54 +671,10 @@ class ZpyHand:
 
     def _play(self, action: Play) -> list[Event]:
         cards = _parse(action.cards)
-        seat, ctx, n = action.seat, self._ctx, self.ruleset.players
-        hand = self.hands[seat]
-        suits = self._suit_ix[seat]
-        suitx = ctx.SUITX
-        events: list[Event] = []
+        seat, n = action.seat, self.ruleset.players
         current = self.current
-        if not current:  # leading (RS §7): a throw is judged against the other four hands
-            if not cards:
-                raise IllegalAction(Refusal("empty_lead", "choose at least one card to lead"))
-            left = _remove(hand, cards)
-            if len(cards) > 1:
-                s0 = suitx[cards[0]]
-                counts: dict[Card, int] = {}
-                for c in cards:
-                    if suitx[c] != s0:
-                        raise IllegalAction(Refusal("mixed_lead", "a lead must be cards of one suit (or all trumps)"))
-                    counts[c] = counts.get(c, 0) + 1
-                ix = self._suit_ix
-                others = [ix[(seat + i) % n][s0] for i in range(1, n)]
-                forced, blocker = _throw_verdict(cards, counts, others, ctx)
-                if forced is not None:
-                    forced_cards = tuple(forced.cards)
-                    events.append(_throw_failed(seat, tuple(cards), forced_cards, (seat + 1 + blocker) % n))
-                    self.failed_throws.append(seat)
-                    cards = forced_cards
-                    left = _remove(hand, cards)
-        else:  # following (RS §8)
-            lead = current[0][1]
-            if len(lead) == 1 and len(cards) == 1:
-                card = cards[0]
-                if card not in hand:
-                    raise IllegalAction(Refusal("not_held", f"you do not hold {card}", card=str(card)))
-                sl = suitx[lead[0]]
-                if suitx[card] != sl and suits[sl]:
-                    raise IllegalAction(_must_follow(EFFECTIVE_SUITS[sl]))
-            else:
-                reason = follow_error(lead, hand, cards, ctx)
-                if reason:
-                    raise IllegalAction(reason)
-            left = list(hand)
-            for c in cards:
-                left.remove(c)
-        for c in cards:  # keep the suit split in step with the hand
-            sx = suitx[c]
-            part = list(suits[sx])
-            part.remove(c)
-            suits[sx] = tuple(part)
-        cards = tuple(sorted(cards)) if len(cards) > 1 else tuple(cards)
+        cards, left, events = take_play(seat, cards, self.hands[seat], current, self._suit_ix,
+                                        self._ctx, n, self.failed_throws)
         self.hands[seat] = left
         current.append((seat, cards))
         self.plays.append((seat, cards))
@@ -745,28 +701,10 @@ class ZpyHand:
 
     def _finish_trick(self) -> list[Event]:
         plays = tuple(self.current)
-        ctx = self._ctx
-        sx = ctx.SUITX
-        if len(plays[0][1]) == 1:  # singles: the highest of the led suit, or the highest trump
-            cards = [p[0] for _, p in plays]
-            vals = ctx.VAL
-            w, bs, bv = 0, sx[cards[0]], vals[cards[0]]
-            for i in range(1, len(cards)):
-                c = cards[i]
-                s = sx[c]
-                if s == bs:
-                    if vals[c] > bv:
-                        w, bv = i, vals[c]
-                elif s == TRUMP_INDEX:  # a ruff (the winner so far is not a trump)
-                    w, bs, bv = i, s, vals[c]
-        else:
-            w = trick_winner([p for _, p in plays], ctx)
-            cards = [c for _, p in plays for c in p]
+        w, points, _cards, ruff = trick_outcome(plays, self._ctx)
         winner = plays[w][0]
-        points = sum(map(POINTS.__getitem__, cards))
         self.points_won[winner] += points
         self.tricks.append(_finished_trick(self.trick_no, self.leader, plays, winner, points))
-        ruff = sx[plays[0][1][0]] != TRUMP_INDEX and sx[plays[w][1][0]] == TRUMP_INDEX
         events: list[Event] = [_trick_won(winner, points, self.trick_no, plays, ruff, ())]
         self.current = []
         self.leader = winner
@@ -842,17 +780,6 @@ def _parse(cards) -> tuple[Card, ...]:
         return parse_cards(cards)
     except (ValueError, TypeError) as exc:
         raise IllegalAction(Refusal("bad_cards", str(exc))) from None
-
-
-def _remove(hand: list[Card], cards: Sequence[Card]) -> list[Card]:
-    left = list(hand)
-    for c in cards:
-        try:
-            left.remove(c)
-        except ValueError:
-            raise IllegalAction(Refusal(
-                "not_held", f"you do not hold {'another ' if c in hand else ''}{c}", card=str(c))) from None
-    return left
 
 
 def first_legal_action(hand: ZpyHand) -> ZpyAction:
