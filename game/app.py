@@ -48,6 +48,9 @@ class Options:
     ``normal`` or ``fast`` table animations (None = saved setting); ``rules``: house-rule
     options ``{RuleOptions name: value}`` from ``--rule`` (RULES.md "Options"): they override
     the saved house rules, name by name, for this run only and are never saved.
+    ``ruleset``: ``"hongwu"`` (红五, four seats) or ``"zhaopengyou"`` (找朋友, five seats:
+    :class:`game.zpy_table.ZpyLocalTable`); ``zpy_rules``: 找朋友 options
+    ``{ZhaoPengyouOptions name: value}`` (RULES.md "找朋友").
     ``recorder``: called with the table when a hand is settled, before its result line is
     printed, and asked before each next hand (the daily coin cap; README "Career").
     """
@@ -74,6 +77,8 @@ class Options:
     renderer: str = "auto"
     animations: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
+    ruleset: str = "hongwu"
+    zpy_rules: dict[str, Any] = field(default_factory=dict)
     #: records every settled hand (a :class:`game.career.Recorder`; None: nothing recorded)
     recorder: Any = None
     #: at the menu without a current profile, open the profile screen first (interactive runs)
@@ -198,6 +203,14 @@ class App:
         from game.scenes.table_scene import TableScene
 
         options = self.options
+        if table is None and options.ruleset == "zhaopengyou":
+            from game.zpy_table import ZpyLocalTable
+
+            table = ZpyLocalTable(options.seats, seed=options.seed, speed=self.speed,
+                                  plugin_dirs=options.plugin_dirs, ai_specs=options.ai_specs,
+                                  user_plugins=options.user_plugins, budget_s=options.budget_s,
+                                  zpy_options={**getattr(self.settings, "zpy_rules", {}), **options.zpy_rules},
+                                  clock=self.game_clock)
         if table is None:
             from game.table import LocalTable
 
@@ -337,9 +350,15 @@ class App:
             self.hands_done += 1
             if self.scene is not None:
                 self.scene.career = None  # the settlement shows this hand's record only
-            if self.options.recorder is not None:  # committed before the result line is printed
-                self._record(ev.settlement)
-            line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
+            is_zpy = getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False)
+            if self.options.recorder is not None and not is_zpy:
+                self._record(ev.settlement)  # committed before the result line (红五 hands only, for now)
+            if is_zpy:
+                from engine.zhaopengyou import result_line as zpy_line
+
+                line = zpy_line(self.table.game)
+            else:
+                line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)
             out = self.options.out or sys.stdout
             print(line, file=out, flush=True)
@@ -380,6 +399,12 @@ class App:
         reason = self.table.next_hand()
         if reason is not None:
             log.info("next hand refused: %s", reason)
+            match = getattr(self.table, "match", None)
+            if match is not None and (match.game_over or match.limit_reached):  # 找朋友: the match is over
+                if self.options.hands is not None or self._demo:
+                    self.running = False
+                else:  # New match: the same seats and options from level 2
+                    self.start_zpy_game(list(self.table.kinds), rules=dict(getattr(self.table, "zpy_options", {})))
 
     # -- loop -------------------------------------------------------------------------------------------
     def step(self, events: Sequence[Any] | None = None) -> bool:
@@ -778,6 +803,34 @@ class App:
         self._save(seats=list(seats), decks=decks, difficulty=difficulty, house_rules=saved, stake=stake)
         log.info("new game: seats=%s decks=%s difficulty=%s rules=%s", seats, decks, difficulty, rules)
 
+    def start_zpy_game(self, seats: list[str], *, difficulty: str | None = None, seed: int | None = None,
+                       rules: dict[str, Any] | None = None) -> None:
+        """Close any open game and start a 找朋友 match at a local table (RULES.md "找朋友").
+
+        ``seats``: five kinds (seat 0 ``"human"``); ``difficulty``: a :mod:`game.presets` key;
+        ``rules``: 找朋友 options ``{ZhaoPengyouOptions name: value}`` (None: the saved ones).
+        The game, seats, difficulty and options are saved. Raises ValueError/TypeError for an
+        invalid option (before the open game is closed)."""
+        from engine.ruleset import zhaopengyou
+        from game import presets
+        from game.zpy_table import ZpyLocalTable
+
+        rules = dict(getattr(self.settings, "zpy_rules", {}) if rules is None else rules)
+        zhaopengyou(**rules)  # refuse bad options before closing anything
+        self.close_session()
+        difficulty = difficulty or self.settings.difficulty
+        seed = self.options.seed if seed is None else seed
+        players = presets.make_players(presets.plan(difficulty, seats), seed=seed, manager=self.ai_manager())
+        table = ZpyLocalTable(seats, seed=seed, speed=self.speed, players=players, zpy_options=rules,
+                              clock=self.game_clock)
+        self.hands_done = 0
+        self.results = []
+        self.screens = []
+        self.game_clock.resume()
+        self._open_table(table)
+        self._save(game="zhaopengyou", zpy_seats=list(seats), difficulty=difficulty, zpy_rules=dict(rules))
+        log.info("new 找朋友 match: seats=%s difficulty=%s rules=%s", seats, difficulty, rules)
+
     def start_remote(self, table: Any, lan: Any = None, chat: Any = None) -> None:
         """Show a table hosted elsewhere (LAN); ``lan`` is closed with it (e.g. our host);
         ``chat`` is the lobby's :class:`game.chat.ChatSession` (history and mutes carry on)."""
@@ -987,7 +1040,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     add_play_options(p)  # --profile, --stake
     p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
                    help="the game: hongwu (红五三打一, four seats, default) or zhaopengyou (找朋友, five "
-                        "seats, three decks; headless for now: five AI seats and --speed instant)")
+                        "seats, three decks: the table window, or headless with five AI seats and --speed instant)")
     p.add_argument("--match", action="store_true",
                    help="zhaopengyou: play hands until the game ends (at most --max-hands)")
     p.add_argument("--max-hands", type=int, default=None, metavar="N",
@@ -1011,12 +1064,14 @@ def options_from_args(ns: argparse.Namespace) -> Options:
     from game import settings as settings_mod
 
     saved = settings_mod.load()
-    seats = ns.seats or list(saved.seats)
+    zpy = getattr(ns, "ruleset", "hongwu") == "zhaopengyou"
+    seats = ns.seats or (list(getattr(saved, "zpy_seats", None) or ["human"] + ["basic"] * 4) if zpy
+                         else list(saved.seats))
     if ns.hands is not None and ns.seats is None:
-        seats = ["basic"] * 4
+        seats = ["basic"] * len(seats)
     menu = getattr(ns, "menu", None)
     if menu is None:
-        menu = ns.seats is None and ns.hands is None and ns.seed is None
+        menu = not zpy and ns.seats is None and ns.hands is None and ns.seed is None
     return Options(
         seats=seats, decks=ns.decks, seed=ns.seed, lang=ns.lang, speed=ns.speed, hands=ns.hands,
         fullscreen=ns.fullscreen or (saved.fullscreen and ns.hands is None), size=ns.size,
@@ -1026,6 +1081,7 @@ def options_from_args(ns: argparse.Namespace) -> Options:
         renderer=settings_mod.renderer_choice(getattr(ns, "renderer", None)),
         animations=getattr(ns, "animations", None),
         rules=dict(getattr(ns, "rule", None) or []),
+        ruleset="zhaopengyou" if zpy else "hongwu",
     )
 
 
@@ -1115,18 +1171,42 @@ def _run(ns: argparse.Namespace) -> int:
         print("hongwu play: --hands must be at least 1", file=sys.stderr)
         return 2
     if getattr(ns, "ruleset", "hongwu") == "zhaopengyou":
-        from game.headless_match import run as run_zhaopengyou
+        from engine.ruleset import zhaopengyou
 
-        return run_zhaopengyou(ns)
-    if ns.seats is not None and len(ns.seats) != hongwu_ruleset().players:
+        seats = ns.seats
+        if getattr(ns, "rule", None):
+            print("hongwu play: --rule sets 红五 house rules; use --option NAME=VALUE with --ruleset zhaopengyou",
+                  file=sys.stderr)
+            return 2
+        ai_only = ("human" not in seats) if seats is not None else (ns.hands is not None or getattr(ns, "match", False))
+        if ns.speed == "instant" and ai_only:
+            from game.headless_match import run as run_zhaopengyou  # five AIs: no window
+
+            return run_zhaopengyou(ns)
+        n = zhaopengyou().players
+        if seats is not None and len(seats) != n:
+            print(f"hongwu play: 找朋友 needs {n} seats, e.g. human,basic,basic,basic,basic", file=sys.stderr)
+            return 2
+    if ns.seats is not None and len(ns.seats) != hongwu_ruleset().players and ns.ruleset != "zhaopengyou":
         print(f"hongwu play: 红五 needs {hongwu_ruleset().players} seats, e.g. human,basic,random,basic",
               file=sys.stderr)
         return 2
+    zpy_rules: dict[str, Any] = {}
     if getattr(ns, "match", False) or getattr(ns, "option", None):
-        print("hongwu play: --match and --option are for --ruleset zhaopengyou", file=sys.stderr)
-        return 2
+        if getattr(ns, "ruleset", "hongwu") != "zhaopengyou":
+            print("hongwu play: --match and --option are for --ruleset zhaopengyou", file=sys.stderr)
+            return 2
+    if getattr(ns, "ruleset", "hongwu") == "zhaopengyou" and getattr(ns, "option", None):
+        from game.headless_match import parse_options
+
+        try:
+            zpy_rules = dict(parse_options(list(ns.option)))
+        except ValueError as exc:
+            print(f"hongwu play: {exc}", file=sys.stderr)
+            return 2
     try:
         options = options_from_args(ns)
+        options.zpy_rules = zpy_rules
         if not options.menu:  # the table opens at once: its AIs must exist
             errors = seat_errors(options)
             if errors:

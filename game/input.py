@@ -75,6 +75,8 @@ KEY_HELP: tuple[tuple[str, str], ...] = (
     ("Enter", N_("play, bury or confirm; next hand")),
     ("1 2 3 4", N_("bid (the n-th amount) or choose the trump suit")),
     ("0 / P", N_("pass")),
+    ("1 2 3 4", N_("找朋友: declare or counter with the n-th offer; the friend's copy (1 2 3)")),
+    ("↑ ↓ ← →", N_("找朋友: the friend's rank and suit")),
     ("H", N_("hint")),
     ("L", N_("last trick (hold, or tap to toggle)")),
     ("K", N_("the dealer's buried cards (hold, or tap to toggle)")),

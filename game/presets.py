@@ -127,7 +127,7 @@ def make_players(plans: Sequence[SeatPlan], *, seed: int | None, manager: Any) -
     :class:`game.table.FirstLegalPlayer`.
     """
     base = random.Random(seed if seed is not None else random.SystemRandom().getrandbits(32))
-    seeds = [base.getrandbits(32) for _ in range(4)]
+    seeds = [base.getrandbits(32) for _ in range(max(4, len(plans)))]
     players: dict[int, Any] = {}
     if manager is None:
         from game.table import FirstLegalPlayer

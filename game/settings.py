@@ -43,6 +43,10 @@ def config_dir() -> Path:
     return Path(platformdirs.user_config_dir("hongwu", appauthor=False))
 
 
+#: the games the new-game screen offers: 红五 and 找朋友
+GAMES = ("hongwu", "zhaopengyou")
+
+
 @dataclasses.dataclass
 class Settings:
     """What the client remembers between runs.
@@ -59,6 +63,10 @@ class Settings:
     ``smart_select`` (a tap raises the pair or tractor the lead calls for), ``trumps_left``
     (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`).
     ``stake``: coins per game point chosen on the new-game screen (0: no coins).
+    ``game`` the game last chosen on the new-game screen, ``"hongwu"`` (红五) or
+    ``"zhaopengyou"`` (找朋友); ``zpy_seats`` five seat kinds for 找朋友; ``zpy_rules`` its
+    options ``{ZhaoPengyouOptions name: value}`` (only valid entries kept, see
+    :func:`valid_zpy_rules`; RULES.md "找朋友").
     """
 
     lang: str | None = None
@@ -77,6 +85,9 @@ class Settings:
     suit_order: str = "SHCD"
     #: coins per game point at local tables (new-game screen; 0 = no coins; RULES.md §12)
     stake: int = 0
+    game: str = "hongwu"
+    zpy_seats: list[str] = dataclasses.field(default_factory=lambda: ["human"] + ["basic"] * 4)
+    zpy_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -113,6 +124,12 @@ class Settings:
         stake = data.get("stake")
         if isinstance(stake, int) and not isinstance(stake, bool) and stake >= 0:
             s.stake = stake
+        if data.get("game") in GAMES:
+            s.game = data["game"]
+        zs = data.get("zpy_seats")
+        if isinstance(zs, list) and len(zs) == 5 and all(isinstance(x, str) and x for x in zs):
+            s.zpy_seats = list(zs)
+        s.zpy_rules = valid_zpy_rules(data.get("zpy_rules"))
         return s
 
     def to_dict(self) -> dict[str, Any]:
@@ -140,6 +157,27 @@ def valid_house_rules(data: Any) -> dict[str, Any]:
             log.info("ignoring saved house rule %s=%r", name, data[name])
             continue
         out[name] = data[name]
+    return out
+
+
+def valid_zpy_rules(data: Any) -> dict[str, Any]:
+    """The valid entries of saved 找朋友 options: ``{name: value}`` for each
+    :class:`engine.ruleset.ZhaoPengyouOptions` field the ruleset accepts alone (RULES.md
+    "找朋友"); anything else is dropped, never raised."""
+    if not isinstance(data, dict):
+        return {}
+    from engine.ruleset import zhaopengyou
+
+    out: dict[str, Any] = {}
+    for name, value in data.items():
+        if not isinstance(name, str) or isinstance(value, (list, dict)):
+            continue
+        try:
+            zhaopengyou(**{name: value})
+        except (TypeError, ValueError):
+            log.info("ignoring saved 找朋友 option %s=%r", name, value)
+            continue
+        out[name] = value
     return out
 
 

@@ -89,14 +89,14 @@ class FirstLegalPlayer:
 def make_ai_players(kinds: Sequence[str], *, seed: int | None, budget_s: float = 2.0,
                     plugin_dirs: Sequence[str] = (), ai_specs: Sequence[str] = (),
                     user_plugins: bool = True) -> dict[int, Any]:
-    """Create the AI players for every non-human seat of ``kinds`` (4 seat kinds).
+    """Create the AI players for every non-human seat of ``kinds`` (one kind per seat).
 
     Uses ``ai_plugins.runner.make_player`` with an ``ai_plugins.manager.AIManager`` (plugin
     folders and ``module:object`` specs passed through); when ``ai_plugins`` cannot be
     imported, every AI seat gets a :class:`FirstLegalPlayer`.  Returns ``{seat: player}``.
     """
     base = random.Random(seed if seed is not None else random.SystemRandom().getrandbits(32))
-    seeds = [base.getrandbits(32) for _ in range(4)]
+    seeds = [base.getrandbits(32) for _ in range(len(kinds))]
     try:
         from ai_plugins.manager import AIManager, report_problems
         from ai_plugins.runner import make_player

@@ -13,6 +13,9 @@ SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 SUIT_NAMES = {"S": N_("Spades"), "H": N_("Hearts"), "C": N_("Clubs"), "D": N_("Diamonds")}
 RANKS = {11: "J", 12: "Q", 13: "K", 14: "A"}
 POSITION_NAMES = {BOTTOM: N_("You"), RIGHT: N_("Right"), TOP: N_("Across"), LEFT: N_("Left")}
+#: the positions of a five-seat table (找朋友), counter-clockwise from the local seat: 下家, the
+#: two seats at the top (right one first), 上家
+FIVE_POSITION_NAMES = (N_("You"), N_("Right"), N_("Top right"), N_("Top left"), N_("Left"))
 
 
 def suit_label(suit: str | None) -> str:
@@ -38,17 +41,19 @@ def seat_name(seat: int, local_seat: int | None, names=None) -> str:
     """How a seat is called on screen.
 
     Seen from a player: ``"You"``, ``"Right (basic)"``...; for an observer: ``"Seat 2 (basic)"``.
-    ``names`` (optional) are the table's four display names.
+    ``names`` (optional) are the table's display names, one per seat; their number says how
+    many seats the table has (four when not given; five: :data:`FIVE_POSITION_NAMES`).
     """
     extra = names[seat] if names and seat < len(names) else ""
     extra = ai_name(extra) if extra and extra != "human" else ""
     if local_seat is None:
         base = _("Seat {n}").format(n=seat)
     else:
-        pos = position_of(seat, local_seat)
+        seats = len(names) if names and len(names) == len(FIVE_POSITION_NAMES) else len(POSITION_NAMES)
+        pos = position_of(seat, local_seat, seats)
         if pos == BOTTOM:
             return _("You")
-        base = _(POSITION_NAMES[pos])
+        base = _(FIVE_POSITION_NAMES[pos] if seats == len(FIVE_POSITION_NAMES) else POSITION_NAMES[pos])
     return f"{base} ({extra})" if extra and extra != "human" else base
 
 

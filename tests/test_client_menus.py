@@ -497,3 +497,62 @@ def test_join_unreachable_host_reports_error(lan_screen):
         assert screen_name(app) == "MenuScene"
     finally:
         app.close()
+
+
+def test_new_game_offers_zhaopengyou_with_its_options_saved(_config):
+    """The new-game screen's Game row switches to 找朋友: four AI seats and its options; Start
+    opens a five-seat match with them, and the choices come back next time."""
+    app = menu_app()
+    try:
+        click(app, "new")
+        ng = app.top
+        assert find(app, "game:hongwu") and ng.game == "hongwu"
+        click(app, "game:zhaopengyou")
+        k = keys(app)
+        assert {"zseat1:next", "zseat4:next", "zpy:declaration_mode", "zpy:friend_card", "zpy:kitty_multiplier",
+                "zpy:threshold", "zpy:game_end"} <= set(k) and "decks:3" not in k
+        click(app, "zpy:kitty_multiplier")  # times -> power
+        click(app, "zpy:threshold")  # 120 -> 100
+        click(app, "zpy:declaration_mode")  # contest -> first
+        click(app, "zseat4:next")
+        seats = list(ng.zpy_seats)
+        click(app, "start")
+        assert screen_name(app) == "TableScene"
+        t = app.table
+        assert type(t).__name__ == "ZpyLocalTable" and t.kinds == seats and len(t.kinds) == 5
+        o = t.ruleset.options
+        assert (o.kitty_multiplier, o.threshold, o.declaration_mode) == ("power", 100, "first")
+        assert app.scene.layout.seats == 5
+        saved = settings.load()
+        assert saved.game == "zhaopengyou" and saved.zpy_seats == seats
+        assert saved.zpy_rules["kitty_multiplier"] == "power" and saved.zpy_rules["threshold"] == 100
+    finally:
+        app.close()
+    again = menu_app()
+    try:
+        click(again, "new")
+        ng = again.top
+        assert ng.game == "zhaopengyou" and ng.zpy_seats == seats and ng.zpy_rules["threshold"] == 100
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_rules_screen_has_a_zhaopengyou_tab(lang):
+    """Rules: a tab per game; the 找朋友 tab shows its own text and the options in effect."""
+    app = menu_app(lang=lang)
+    try:
+        click(app, "rules")
+        rs = app.top
+        assert rs.game == "hongwu"
+        before = [t for _k, t, _y in rs.lines]
+        click(app, "tab:zhaopengyou")
+        app.step()
+        assert rs.game == "zhaopengyou"
+        text = " ".join(t for _k, t, _y in rs.lines)
+        assert text != " ".join(before) and "找朋友" in text
+        assert ("本局选项" if lang == "zh" else "Options in effect") in text
+        click(app, "tab:hongwu")
+        assert rs.game == "hongwu"
+    finally:
+        app.close()

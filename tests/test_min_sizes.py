@@ -188,6 +188,34 @@ def test_lan_lobby_is_big_enough(lang, drawn, monkeypatch):
         app.close()
 
 
+def _zpy_tour(size, lang, log):
+    """Drive the 找朋友 tour of tools/screenshots.py (new game with 找朋友, its rules, the deal
+    with a declaration, the friend call, the bury, play after the reveal, the settlement) and
+    measure each screen like :func:`_tour`."""
+    Shooter = _shooter_class()
+    seen: dict[str, tuple[list, list, object, list]] = {}
+
+    class Recorder(Shooter):
+        def shot(self, name, settle_s=10.0):  # noqa: D102 - record instead of saving
+            if name not in self.wanted:
+                return
+            if settle_s:
+                self.step(1, settle_s)
+            app = self.app
+            for s in [app.scene] + list(app.screens):
+                if s is not None:
+                    s.invalidate()
+            fonts.clear_cache()
+            del log[:]
+            self.step(2, 0.0)
+            own = list(getattr(app.top, "buttons", []))
+            seen[name] = (list(log), own, app.scene, own)
+
+    mod_scenes = {"zpy_newgame", "zpy_rules", "zpy_deal", "zpy_friend", "zpy_bury", "zpy_play", "zpy_settle"}
+    Recorder(lang, ROOT / "unused", size, mod_scenes, 20240605).run()
+    return seen
+
+
 class _ChatTable:
     """A stand-in for the chat side of a RemoteTable (lines already heard, three others)."""
 
@@ -217,6 +245,28 @@ def _chat_checks(size, texts, buttons, screen):
         assert screen.contains(a.rect), (a.key, a.rect)
         for b in buttons[i + 1:]:
             assert not a.rect.colliderect(b.rect), (a.key, b.key)
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_zpy_screens_are_big_enough(size, lang, drawn):
+    """找朋友's screens keep the same minimums: text ≥ 14 px (growing with the window), buttons
+    ≥ 40 px tall, each screen's own buttons inside the window and not overlapping."""
+    seen = _zpy_tour(size, lang, drawn)
+    assert set(seen) == {"zpy_newgame", "zpy_rules", "zpy_deal", "zpy_friend", "zpy_bury", "zpy_play", "zpy_settle"}
+    lo_t, lo_b = min_text(*size), min_button(*size)
+    screen = pygame.Rect(0, 0, *size)
+    small, low = [], []
+    for name, (texts, buttons, _scene, own) in seen.items():
+        assert texts, f"nothing drawn on {name}"
+        small += sorted({(name, t, px) for t, px in texts if px < lo_t and t.strip()})
+        low += [(name, b.key, b.rect.h) for b in buttons if b.rect.h < lo_b]
+        for i, a in enumerate(own):
+            assert screen.contains(a.rect), (name, a.key, a.rect)
+            for b in own[i + 1:]:
+                assert not a.rect.colliderect(b.rect), (name, a.key, b.key)
+    assert not small, f"text under {lo_t} px: {small[:60]}"
+    assert not low, f"buttons under {lo_b} px: {low}"
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])

@@ -44,6 +44,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "pause", "settle",
           "profile", "promotion", "records", "stats", "replay")
 CAREER_SCENES = {"profile", "promotion", "records", "stats", "replay"}
+#: the 找朋友 scenes (a second tour: new game with 找朋友 chosen, its rules, then a match where you
+#: declare when you can, call a friend as the dealer, bury, counter or pass, play, settle)
+ZPY_SCENES = ("zpy_newgame", "zpy_rules", "zpy_deal", "zpy_friend", "zpy_bury", "zpy_play", "zpy_settle")
+ALL_SCENES = SCENES + ZPY_SCENES
+#: the seed of the 找朋友 match shown: you (seat 0) end the deal as the dealer after another seat
+#: declared, and your friend is revealed while tricks are still to play
+DEFAULT_ZPY_SEED = 8
 DEFAULT_OUT = ROOT / "docs" / "screenshots"
 DEFAULT_SEED = 20240605
 MAX_FRAMES = 4000
@@ -87,12 +94,14 @@ class Shooter:
     messages and countdowns look the same on every run.
     """
 
-    def __init__(self, lang: str, out: Path, size: tuple[int, int], wanted: set[str], seed: int) -> None:
+    def __init__(self, lang: str, out: Path, size: tuple[int, int], wanted: set[str], seed: int,
+                 zpy_seed: int = DEFAULT_ZPY_SEED) -> None:
         import io
 
         from game.app import App, Options
 
         self.lang, self.out, self.wanted = lang, out, wanted
+        self.zpy_seed = zpy_seed
         self.now = 1000.0
         self.saved: list[Path] = []
         self.app = App(Options(menu=True, lang=lang, speed="instant", audio=True, save_settings=False,
@@ -189,6 +198,8 @@ class Shooter:
                 self.play_hand()
             if career:
                 self.career_tour()
+            if self.wanted & set(ZPY_SCENES):
+                self.zpy_tour()
         finally:
             self.app.close()
         return self.saved
@@ -265,6 +276,82 @@ class Shooter:
         self.shot("promotion", 0.0)
         app.pop_screen(app.top)
 
+    def zpy_tour(self) -> None:
+        """找朋友: choose it on the new-game screen, look at its rules, start a match (seed
+        :attr:`zpy_seed`) and play its first hand."""
+        app = self.app
+        if app.scene is not None:  # a 红五 hand before: back to the menu
+            app.close_session()
+            app.show_menu()
+            self.step(2)
+        elif any(b.key == "start" for b in app.top.buttons):  # still on the new-game screen
+            self.press("back")
+            self.step(2)
+        if "zpy_rules" in self.wanted:
+            self.press("rules")
+            self.step(2)
+            if app.top.game != "zhaopengyou":
+                self.press("tab:zhaopengyou")
+                self.step(2)
+            self.shot("zpy_rules", 0.0)
+            self.press("back")
+        self.press("new")
+        self.step(2)
+        self.press("game:zhaopengyou")
+        self.step(2)
+        self.shot("zpy_newgame", 0.0)
+        app.options.seed = self.zpy_seed
+        self.press("start")
+        self.play_zpy_hand()
+
+    def play_zpy_hand(self) -> None:
+        """You declare the strongest you can whenever asked, pass counters, call the last
+        friend the rules allow, bury the first 7 cards and play the basic AI's choices."""
+        from ai_plugins.runner import SafePlayer
+        from engine.zhaopengyou import ZPhase, legal_friend_calls
+
+        app = self.app
+        brain = SafePlayer(None, "basic", 0, seed=1)
+        done: set[str] = set()
+        for _ in range(MAX_FRAMES * 2):
+            self.step()
+            sc = app.scene
+            if sc.show_settlement:
+                self.shot("zpy_settle", 0.0)
+                return
+            v = sc.view
+            if v.phase is ZPhase.PLAY and v.friend is not None and "play" not in done and len(v.current_trick) >= 3:
+                done.add("play")
+                self.shot("zpy_play", 2.0)
+                continue
+            if not v.my_turn:
+                continue
+            if v.phase is ZPhase.DEAL:
+                if "deal" not in done and v.declarations:
+                    done.add("deal")
+                    self.step(1, 1.0)
+                    self.shot("zpy_deal", 0.0)
+                self.press(f"declare:{len(v.legal_declarations) - 1}")
+            elif v.phase is ZPhase.COUNTER:
+                self.press("declare:pass")
+            elif v.phase is ZPhase.CALL_FRIEND:
+                card, nth = legal_friend_calls(v.trump, v.level, v.ruleset.options)[-1]
+                sc.panels["call_friend"].select(card, nth)
+                self.step(1, 6.0)
+                self.shot("zpy_friend", 0.0)
+                self.press("fr:call")
+            elif v.phase is ZPhase.BURY:
+                self.select(list(v.hand[: v.bury_count]))
+                if "bury" not in done:
+                    done.add("bury")
+                    self.shot("zpy_bury", 6.0)
+                self.press("bury")
+            elif v.phase is ZPhase.PLAY:
+                act = brain.fallback_action(v)
+                self.select(list(act.cards))
+                self.press("play")
+        raise RuntimeError("the 找朋友 hand did not end")
+
     def _wait(self, pred: Callable[[], bool], what: str) -> None:
         for _ in range(MAX_FRAMES):
             if pred():
@@ -328,25 +415,29 @@ def _size(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line entry point; returns the exit code."""
+    global XVFB_DISPLAY
     ap = argparse.ArgumentParser(description="Screenshots of the real client (Xvfb when installed, else offscreen).")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"folder for the PNGs (default {DEFAULT_OUT})")
     ap.add_argument("--lang", action="append", choices=("zh", "en"), default=None, help="language(s) (default both)")
     ap.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH", help="window size (default 1280x720)")
-    ap.add_argument("--scene", action="append", choices=SCENES, default=None, help="scene(s) (default all)")
+    ap.add_argument("--scene", action="append", choices=ALL_SCENES, default=None,
+                    help="scene(s) (default all, 红五's and 找朋友's)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the game shown")
+    ap.add_argument("--zpy-seed", type=int, default=DEFAULT_ZPY_SEED, help="seed of the 找朋友 match shown")
     ap.add_argument("--driver", choices=("auto", "xvfb", "dummy"), default="auto",
-                    help="xvfb: start Xvfb :74 and use SDL's x11 driver; dummy: offscreen (auto: xvfb when installed)")
-    ap.add_argument("--display", default=XVFB_DISPLAY, help=f"the X display Xvfb opens (default {XVFB_DISPLAY})")
+                    help="xvfb: start Xvfb (--display) and use SDL's x11 driver; dummy: offscreen (auto: xvfb when installed)")
+    ap.add_argument("--display", default=XVFB_DISPLAY, help=f"the X display Xvfb runs on (default {XVFB_DISPLAY})")
     ns = ap.parse_args(argv)
+    XVFB_DISPLAY = ns.display
     driver = _choose_driver(ns.driver)
     if driver == "xvfb":
         start_xvfb(ns.size, ns.display)
     _setup_env(driver, ns.display)
-    wanted = set(ns.scene or SCENES)
+    wanted = set(ns.scene or ALL_SCENES)
     written: list[Path] = []
     used: set[str] = set()
     for lang in ns.lang or ["zh", "en"]:
-        shooter = Shooter(lang, ns.out, ns.size, wanted, ns.seed)
+        shooter = Shooter(lang, ns.out, ns.size, wanted, ns.seed, ns.zpy_seed)
         used.add(shooter.renderer)
         written += shooter.run()
     where = f"x11 on Xvfb {ns.display}" if driver == "xvfb" else "dummy (offscreen)"

@@ -41,6 +41,8 @@ class BuryPanel(Panel):
         """Instruction for the dealer, or who is burying."""
         if view.my_turn:
             return _("Select {n} cards to bury (kitty cards are marked with a dot)").format(n=view.bury_count)
-        if view.dealer is None:
+        who = getattr(view, "burier", None)  # 找朋友: the dealer, or the counterer re-burying
+        who = view.dealer if who is None else who
+        if who is None:
             return ""
-        return _("{name} is burying the kitty…").format(name=seat_name(view.dealer, view.seat, self.scene.names))
+        return _("{name} is burying the kitty…").format(name=seat_name(who, view.seat, self.scene.names))

@@ -8,6 +8,10 @@ paragraphs (consecutive lines are joined), ``**bold**`` markers are dropped.
 Under the title a short section states the house rules in effect (RULES.md "Options"): those of
 the table being played, else those a new game would use (:meth:`RulesScene.house_rules`).
 
+Two tabs choose the game: 红五 (``tab:hongwu``, ``rules.md``) and 找朋友 (``tab:zhaopengyou``,
+``rules_zhaopengyou.md``, with the 找朋友 options in effect); the screen opens on the game being
+played, else on the one last chosen on the new-game screen.
+
 Scrolling: mouse wheel, ↑ ↓, PgUp PgDn, Home End, Space, dragging with the mouse or a finger,
 and the scroll bar.  Buttons: ``back``.
 """
@@ -29,6 +33,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from game.app import App
 
 RULES_FILE = "rules.md"
+#: the rules file of each game (beside the message catalogs)
+RULES_FILES = {"hongwu": RULES_FILE, "zhaopengyou": "rules_zhaopengyou.md"}
+RULE_FILE_DEFAULT = RULES_FILE
 HEADING = (250, 206, 90)
 BAR = (90, 140, 110)
 BAR_THUMB = (200, 220, 200)
@@ -42,11 +49,12 @@ def rules_path(lang: str) -> Path:
     return LOCALE_DIR / lang / RULES_FILE
 
 
-def load_rules(lang: str) -> str:
-    """The rules text in ``lang``, falling back to English, then to a one-line notice."""
+def load_rules(lang: str, game: str = "hongwu") -> str:
+    """The rules text of ``game`` (``"hongwu"`` or ``"zhaopengyou"``) in ``lang``, falling back
+    to English, then to a one-line notice."""
     for code in (lang, "en"):
         try:
-            return rules_path(code).read_text(encoding="utf-8")
+            return (LOCALE_DIR / code / RULES_FILES.get(game, RULE_FILE_DEFAULT)).read_text(encoding="utf-8")
         except OSError:
             continue
     return "# " + _("Rules") + "\n\n" + _("The rules text is missing from this installation.")
@@ -144,6 +152,16 @@ class RulesScene(Screen):
         self._bar_drag = False
         self._fade_key: tuple | None = None
         self._fade_mask: pygame.Surface | None = None
+        #: the game whose rules are shown: ``"hongwu"`` or ``"zhaopengyou"``
+        self.game = self._start_game()
+
+    def _start_game(self) -> str:
+        table = getattr(self.app, "table", None)
+        rs = getattr(table, "ruleset", None)
+        if rs is not None:
+            return "zhaopengyou" if getattr(rs, "is_zhaopengyou", False) else "hongwu"
+        game = getattr(getattr(self.app, "settings", None), "game", "hongwu")
+        return game if game in RULES_FILES else "hongwu"
 
     def house_rules(self) -> dict[str, Any]:
         """The house rules to state: the open table's ruleset options when a game is running,
@@ -155,7 +173,7 @@ class RulesScene(Screen):
                 rs = getattr(table.view(), "ruleset", None)
             except Exception:  # a LAN table before its first view
                 rs = None
-        if rs is not None:
+        if rs is not None and not getattr(rs, "is_zhaopengyou", False):
             from engine.ruleset import option_names
 
             return {name: getattr(rs.options, name) for name in option_names()}
@@ -165,7 +183,18 @@ class RulesScene(Screen):
     def blocks(self) -> list[Block]:
         """The text to lay out: the rules file of the UI language with the house-rules section
         (a heading and one bullet per option) after its title."""
-        blocks = parse(load_rules(current_language()))
+        blocks = parse(load_rules(current_language(), self.game))
+        if self.game == "zhaopengyou":
+            from game.scenes.newgame import ZPY_CHOICES, zpy_label
+
+            chosen = dict(getattr(getattr(self.app, "settings", None), "zpy_rules", {}) or {})
+            rs = getattr(getattr(self.app, "table", None), "ruleset", None)
+            if rs is not None and getattr(rs, "is_zhaopengyou", False):
+                chosen = {n: getattr(rs.options, n) for n in ZPY_CHOICES}
+            extra = [Block("heading", _("Options in effect"))]
+            extra += [Block("bullet", zpy_label(n, chosen.get(n, vals[0]))) for n, vals in ZPY_CHOICES.items()]
+            at = 1 if blocks and blocks[0].kind == "title" else 0
+            return blocks[:at] + extra + blocks[at:]
         extra = [Block("heading", _("House rules in effect"))]
         extra += [Block("bullet", line) for line in house_rules_mod.describe(self.house_rules())]
         at = 1 if blocks and blocks[0].kind == "title" else 0
@@ -180,7 +209,7 @@ class RulesScene(Screen):
     def _layout(self) -> None:
         m = self.metrics
         lang = current_language()
-        key = (m.w, m.h, lang, tuple(sorted(self.house_rules().items())))
+        key = (m.w, m.h, lang, self.game, tuple(sorted(self.house_rules().items())))
         if key == self._layout_key:
             return
         self._layout_key = key
@@ -224,12 +253,35 @@ class RulesScene(Screen):
         w = min(m.w - 2 * m.margin, max(200, round(280 * m.unit)))
         r = pygame.Rect(0, self.view_rect.bottom + m.margin, w, m.button_h)
         r.centerx = m.w // 2
-        return [Button("back", r, _("Back"), style="primary")]
+        out = [Button("back", r, _("Back"), style="primary")]
+        from game.widgets import button_width
+
+        labels = {"hongwu": _("Hong Wu 红五"), "zhaopengyou": _("Finding Friends 找朋友")}
+        widths = {g: button_width(t, m.font, pad=24) for g, t in labels.items()}
+        left = pygame.Rect(m.margin * 3, r.y, widths["hongwu"], m.button_h)
+        right = pygame.Rect(left.right + m.margin, r.y, widths["zhaopengyou"], m.button_h)
+        if right.right + m.margin <= r.x:
+            out.append(Button("tab:hongwu", left, labels["hongwu"], style="suit", selected=self.game == "hongwu"))
+            out.append(Button("tab:zhaopengyou", right, labels["zhaopengyou"], style="suit",
+                              selected=self.game == "zhaopengyou"))
+        else:  # narrow: one button switching to the other game, beside Back
+            other = "zhaopengyou" if self.game == "hongwu" else "hongwu"
+            w = widths[other]
+            if w + m.margin * 4 > r.x:  # no room left of Back: Back moves right
+                r.x = min(m.w - m.margin * 3 - r.w, m.margin * 3 + w + m.margin)
+            out.append(Button(f"tab:{other}", pygame.Rect(m.margin * 3, r.y, w, m.button_h), labels[other],
+                              style="suit"))
+        return out
 
     def on_button(self, button: Button) -> None:
-        """Back closes the rules."""
+        """Back closes the rules; a tab shows that game's rules."""
         if button.key == "back":
             self.app.pop_screen(self)
+        elif button.key.startswith("tab:") and button.key[4:] in RULES_FILES:
+            self.game = button.key[4:]
+            self.scroll = 0
+            self._layout_key = None
+            self.invalidate()
 
     # -- scrolling ---------------------------------------------------------------------------------
     def scroll_by(self, dy: float) -> None:

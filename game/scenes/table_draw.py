@@ -15,10 +15,15 @@ from game import fonts
 from game.i18n import _
 from game.layout import BOTTOM
 from game.render_backend import Frame, SoftwareBackend, _merge
-from game.scenes import hud
+from game.scenes import hud, zpy_hud
 from game.scenes import table_extras as extras
 from game.text import seat_name
 from game.widgets import ACCENT, TEXT, draw_panel, draw_text
+
+
+def v_phase(view) -> str:
+    """The view's phase name (``"play"``, ``"call_friend"``...)."""
+    return view.phase.value
 
 
 class TableDraw:
@@ -88,11 +93,13 @@ class TableDraw:
     def _components(self) -> list[tuple[pygame.Rect, Callable[[pygame.Surface], None]]]:
         lay = self.layout
         v = self.view
+        zpy = self.zpy
+        h = zpy_hud if zpy else hud
         comps: list[tuple[pygame.Rect, Callable]] = [
-            (lay.info_rect, lambda s: hud.draw_info(s, lay, v, self.names, getattr(self.table, "hand_no", v.hand_no))),
-            (lay.scores_rect, lambda s: hud.draw_points(s, lay, v, self.names, self.points_shown, self.totals)),
+            (lay.info_rect, lambda s: h.draw_info(s, lay, v, self.names, getattr(self.table, "hand_no", v.hand_no))),
+            (lay.scores_rect, lambda s: h.draw_points(s, lay, v, self.names, self.points_shown, self.totals)),
         ]
-        if v.phase.value in ("trump", "bury", "play", "settle") or v.tricks:
+        if not zpy and (v.phase.value in ("trump", "bury", "play", "settle") or v.tricks):
             comps.append((lay.counter_rect, self._draw_counter))
         for seat in range(lay.seats):
             pos = self.pos_of(seat)
@@ -143,7 +150,7 @@ class TableDraw:
     def _draw_plate(self, surf: pygame.Surface, seat: int) -> None:
         v = self.view
         cd = self.countdown
-        hud.draw_plate(surf, self.layout, v, seat, self.names, self._deal_count(seat),
+        (zpy_hud if self.zpy else hud).draw_plate(surf, self.layout, v, seat, self.names, self._deal_count(seat),
                        points=self.points_shown[seat], auto=self.auto and seat == v.seat,
                        winning=seat == self.winning_seat,
                        countdown=cd[1] if cd is not None and cd[0] == seat else None,
@@ -192,6 +199,8 @@ class TableDraw:
             self._draw_last_trick(surf)
         else:
             self._draw_trick(surf)
+        if self.zpy and v_phase(self.view) == "call_friend" and not self.show_settlement:
+            self.panel.draw(surf, self.view)
         self._draw_notices(surf)
 
     def _draw_trick(self, surf: pygame.Surface) -> None:

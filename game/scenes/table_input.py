@@ -116,6 +116,8 @@ class TableInput:
                 if held and self.show_last:
                     self.toggle_last_trick(False)
             return
+        if getattr(self, "zpy", False) and self._zpy_key(act):
+            return
         if act == "menu":  # Esc always opens the menu (Backspace lowers raised cards)
             escape(self.on_escape, "table")
         elif act == "skip":
@@ -163,6 +165,44 @@ class TableInput:
                     return
         elif act.startswith("pick") or act == "pass":
             self._pick(act)
+
+    def _zpy_key(self, act: str) -> bool:
+        """找朋友 keys on your turn (True when used): in a declaration or counter window 1–4
+        pick the n-th declaration offered, 0/P passes; calling the friend, ↑/↓ change the rank,
+        ←/→ the suit, 1–3 the copy (Enter calls, as everywhere)."""
+        v = self.view
+        if not v.my_turn or self.show_settlement:
+            return False
+        phase = v.phase.value
+        key = None
+        if phase in ("deal", "counter"):
+            if act == "pass":
+                key = "declare:pass"
+            elif act.startswith("pick"):
+                key = f"declare:{int(act[4:]) - 1}"
+        elif phase == "call_friend":
+            panel = self.panels["call_friend"]
+            ranks = panel.ranks(v)
+            if act in ("raise", "lower"):
+                i = ranks.index(panel.rank) if panel.rank in ranks else 0
+                panel.rank = ranks[(i + (1 if act == "raise" else -1)) % len(ranks)]
+            elif act in ("left", "right"):
+                suits = "SHCD"
+                i = suits.index(panel.suit)
+                panel.suit = suits[(i + (1 if act == "right" else -1)) % len(suits)]
+            elif act.startswith("pick") and int(act[4:]) <= 3:
+                panel.nth = int(act[4:])
+            else:
+                return False
+            panel.touched = True
+            self.invalidate()
+            return True
+        if key is None:
+            return False
+        for b in self.buttons:
+            if b.key == key and b.enabled:
+                self._click(b)
+        return True
 
     def _pick(self, act: str) -> None:
         """Number keys: the n-th bid (1–4) or suit, 0/P pass."""

@@ -22,6 +22,11 @@ from game.text import SUIT_NAMES, cards_label, seat_name, suit_label
 from game.widgets import ACCENT, ERROR, TEXT
 
 
+#: the 找朋友 events :meth:`TableMotion._zpy_event` shows
+ZPY_EVENTS = frozenset(("card_dealt", "declared", "redealt", "kitty_flipped", "deal_finished", "friend_called",
+                        "friend_revealed"))
+
+
 class TableMotion:
     """Event handling and animation builders of the table scene (see the module docstring)."""
 
@@ -46,7 +51,7 @@ class TableMotion:
             self.points_shown = [0] * self.layout.seats
             self._dealing = False
             self.hand.visible = None
-            if self.factor > 0:
+            if self.factor > 0 and not self.zpy:  # 找朋友: the table deals card by card itself
                 self._start_deal(now, getattr(ev, "first_bidder", 0))
             self._queue_prewarm()
             self.audio.play("deal")
@@ -85,12 +90,85 @@ class TableMotion:
             self.audio.play("play")
         elif kind == "trick_won":
             self._trick_won(ev, now)
+        elif kind in ZPY_EVENTS:
+            self._zpy_event(ev, now)
         elif kind == "hand_settled":
             s = ev.settlement
             self._settle_at = now + (0.0 if self.factor <= 0 else 0.3 * self.factor)
-            if me is not None:
+            if self.zpy:
+                if me is not None:
+                    self.audio.play("win" if (me in s.dealer_side) == (s.winner == "dealer") else "lose")
+            elif me is not None:
                 won = (s.dealer_final > 0) == (me == s.dealer)
                 self.audio.play("win" if won else "lose")
+
+    def _zpy_event(self, ev: Any, now: float) -> None:
+        """找朋友 events: dealt cards fly to their seat; declarations, the deal's end, the
+        friend call and the friend's reveal are called out and announced (RULES.md "找朋友")."""
+        from game.scenes.zpy_hud import FRIEND_GOLD, friend_call_text, level_name
+
+        kind = ev.kind
+        me, names = self.view.seat, self.names
+        if kind == "card_dealt":
+            self._fly_dealt(ev.seat, now)
+            return
+        if kind == "declared":
+            self.audio.play("click")
+            who = seat_name(ev.seat, me, names)
+            if ev.phase == "counter":
+                txt = _("{name} counters with {cards}").format(name=who, cards=cards_label(ev.cards))
+                short = _("Counter {cards}").format(cards=cards_label(ev.cards))
+            else:
+                txt = _("{name} declares {cards}: dealer-to-be").format(name=who, cards=cards_label(ev.cards))
+                short = _("Declare {cards}").format(cards=cards_label(ev.cards))
+            self._callout("declare", ev.seat, short, now)
+            self.toast(txt, ACCENT, 3.5)
+        elif kind == "redealt":
+            self.toast(_("Nobody declared: the cards are dealt again (deal {n})").format(n=ev.deal_no), INFO, 3.0)
+        elif kind == "kitty_flipped":
+            self.toast(_("Nobody declared: the kitty is turned over, {name} deals").format(
+                name=seat_name(ev.dealer, me, names)), INFO, 4.0, tuple(ev.cards))
+        elif kind == "deal_finished":
+            trump = suit_label(ev.trump) if ev.trump else _("no trump")
+            self.toast(_("{name} deals at level {r}, trump {suit}").format(
+                name=seat_name(ev.dealer, me, names), r=level_name(ev.level), suit=trump), ACCENT, 3.5)
+            self._queue_prewarm()
+        elif kind == "friend_called":
+            txt = friend_call_text((ev.card, ev.nth))
+            self._callout("friend_call", ev.seat, txt, now)
+            self.toast(txt, FRIEND_GOLD, 5.0, (ev.card,))
+        elif kind == "friend_revealed":
+            self.audio.play("red_five")
+            if ev.alone:
+                txt = _("No friend: the dealer plays alone")
+            else:
+                txt = (_("You are the friend!") if ev.seat == me else
+                       _("{name} is the friend!").format(name=seat_name(ev.seat, me, names)))
+                self._callout("friend", ev.seat, _("Friend!"), now)
+                self.flourishes.append(("friend", ev.trick_no))
+            self.toast(txt, FRIEND_GOLD, 4.0)
+            self._damage_points()
+
+    def _fly_dealt(self, seat: int, now: float) -> None:
+        """One dealt card (a back) flies from the pile to ``seat``."""
+        lay = self.layout
+        pos = self.pos_of(seat)
+        self.invalidate(lay.plates[pos], lay.backs[pos] if pos != BOTTOM else lay.hand_area)
+        if self.factor <= 0:
+            return
+        back = self.renderer.back(lay.back_w, lay.back_h)
+        centre = pygame.Rect(0, 0, lay.back_w, lay.back_h)
+        centre.center = lay.trick_area.center
+        if pos == BOTTOM:
+            end = pygame.Rect(0, 0, lay.back_w, lay.back_h)
+            end.midbottom = (lay.w // 2, lay.hand_area.bottom - lay.card_h // 3)
+        else:
+            end = lay.backs[pos].copy()
+            end.size = (lay.back_w, lay.back_h)
+        for a in self.timeline.find("dealt"):  # at most a few in the air
+            if a.key[1] == seat:
+                self.timeline.anims.remove(a)
+        self.timeline.add(Flight(("dealt", seat, 0), [back], [centre], [end], now, 0.18 * self.factor))
 
     # -- animation builders ---------------------------------------------------------------------------
     def _callout(self, kind: str, seat: int, text: str, now: float, icon: str | None = None) -> None:

@@ -123,6 +123,12 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
             "bid": BiddingPanel(self), "trump": TrumpPanel(self), "bury": BuryPanel(self),
             "play": PlayPanel(self), "settle": SettlePanel(self),
         }
+        if self._zpy_table():  # 找朋友: its own deal, friend call, counter round and settlement
+            from game.scenes.zpy_panels import DeclarePanel, FriendPanel, ZpySettlePanel
+
+            declare = DeclarePanel(self)
+            self.panels.update({"deal": declare, "counter": declare, "call_friend": FriendPanel(self),
+                                "settle": ZpySettlePanel(self)})
         self.timeline = Timeline()
         self.toasts: list[Toast] = []
         self.buttons: list[Button] = []
@@ -218,6 +224,16 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         """True when nothing moves and nothing waits to be drawn (the app may sleep)."""
         return (not self.timeline.busy() and self._damage == [] and not self._prewarm
                 and self._auto_at is None)
+
+    def _zpy_table(self) -> bool:
+        """True for a 找朋友 table (its ruleset says so)."""
+        rs = getattr(self.table.view(), "ruleset", None)
+        return bool(getattr(rs, "is_zhaopengyou", False))
+
+    @property
+    def zpy(self) -> bool:
+        """True when the table plays 找朋友 (RULES.md "找朋友"): five seats, levels, a friend."""
+        return bool(getattr(self.view.ruleset, "is_zhaopengyou", False))
 
     def _seat_count(self) -> int:
         """Seats at the table: the ruleset's ``players`` (RULES.md §1), else the default."""
@@ -326,6 +342,8 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         if act is None:
             self.toast(_("Hints are given on your turn"), INFO, 2.0, notice=False)
             return None
+        if self.zpy:
+            return self._zpy_hint(act)
         if v.phase in (Phase.PLAY, Phase.BURY):
             self.hand.selected = _indices(self.hand.cards, act.cards)
             self.toast(_("Suggested: {cards}").format(cards=cards_label(act.cards)), GOOD, 3.0, notice=False)
@@ -336,6 +354,22 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         elif v.phase == Phase.TRUMP:
             self._hint_key = f"trump:{act.suit}"
             self.toast(_("Suggested trump: {suit}").format(suit=suit_label(act.suit)), GOOD, 3.0, notice=False)
+        self.invalidate()
+        return act
+
+    def _zpy_hint(self, act: Any) -> Any:
+        """Show a 找朋友 suggestion: cards raised (play, bury), the friend call chosen, or the
+        declaration / pass named."""
+        kind = type(act).__name__
+        if kind in ("Play", "Bury"):
+            self.hand.selected = _indices(self.hand.cards, act.cards)
+            self.toast(_("Suggested: {cards}").format(cards=cards_label(act.cards)), GOOD, 3.0, notice=False)
+        elif kind == "CallFriend":
+            self.panels["call_friend"].select(act.card, act.nth)
+        elif kind == "Declare":
+            self.toast(_("Suggested: {cards}").format(cards=cards_label(act.cards)), GOOD, 3.0, notice=False)
+        else:
+            self.toast(_("Suggested: pass"), GOOD, 3.0, notice=False)
         self.invalidate()
         return act
 
