@@ -15,7 +15,7 @@ import pygame
 from game import fonts
 from game.i18n import _
 from game.layout import BOTTOM, Layout, position_of
-from game.scenes.hud import AUTO, BAR_BG, DEALER_RED, URGENT, WIN_EDGE, suit_badge
+from game.scenes.hud import AUTO, BAR_BG, DEALER_RED, TITLE_COLOUR, URGENT, WIN_EDGE, suit_badge
 from game.text import SUIT_NAMES, card_label, cards_label, seat_name
 from game.widgets import ACCENT, MUTED, TEXT, draw_panel, draw_text
 
@@ -133,9 +133,10 @@ def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str]
 
 def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: Sequence[str],
                count: int | None = None, *, points: int | None = None, auto: bool = False,
-               winning: bool = False, countdown: int | None = None) -> None:
-    """A seat's name plate: name, side badge (once known), the countdown of a window, the
-    seat's level, points taken and cards left."""
+               winning: bool = False, countdown: int | None = None, title: str = "") -> None:
+    """A seat's name plate: name (with the player's ``title`` 等级 when known, as the 红五
+    plate), side badge (once known), the countdown of a window, the seat's level, points
+    taken and cards left."""
     pos = position_of(seat, view.seat, lay.seats)
     r = lay.plates[pos]
     turn = view.to_act == seat
@@ -166,8 +167,10 @@ def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: S
         cx, cy = right - s, y + fs // 2 + 1
         pygame.draw.polygon(surf, WIN_EDGE, [(cx - s, cy + s // 2), (cx + s, cy + s // 2), (cx, cy - s)])
         right = cx - s - 4
-    draw_text(surf, seat_name(seat, view.seat, names), fs, ACCENT if turn else TEXT, (x, y), bold=True,
-              max_width=max(10, right - x))
+    nr = draw_text(surf, seat_name(seat, view.seat, names), fs, ACCENT if turn else TEXT, (x, y), bold=True,
+                   max_width=max(10, right - x))
+    if title and right - nr.right > fs * 2:
+        draw_text(surf, "· " + title, fs, TITLE_COLOUR, (nr.right + 4, y), max_width=right - nr.right - 4)
     y = r.y + r.h // 2 + 1
     p = view.points_won[seat] if points is None else points
     n = view.hand_sizes[seat] if count is None else count
