@@ -356,7 +356,8 @@ class App:
             if is_zpy:
                 from engine.zhaopengyou import result_line as zpy_line
 
-                line = zpy_line(self.table.game)
+                hand = getattr(self.table, "game", None)  # a remote table has only its view (same fields)
+                line = zpy_line(hand if hand is not None else self.table.view())
             else:
                 line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)
