@@ -26,7 +26,7 @@ from net.remote_table import Resynced  # noqa: E402
 
 #: a host seed whose first hand makes seat 0 (the window, declaring whenever it can) the
 #: dealer, so the test calls a friend and buries through the window
-DEALER_SEED = 3
+DEALER_SEED = 1
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -225,7 +225,7 @@ def test_zpy_host_window_plays_a_hand_and_deals_the_next():
         assert {"declare", "call_friend", "bury", "play", "settled"} <= did, did
         assert v.dealer == 0 and v.settlement is not None
         assert len(app.table.levels()) == 5 and app.table.levels() == tuple(v.settlement.levels)
-        assert watch.views > 100
+        assert watch.views > 20
         assert app.results and app.results[-1].startswith("hand 1: dealer 0")
         assert click(app, "next")
         wait(app, lambda: app.scene.view.hand_no == 2 and app.scene.view.phase is ZPhase.DEAL
@@ -246,13 +246,14 @@ def test_zpy_window_with_four_headless_joins_resumes_after_a_drop(tmp_path):
     procs: list[subprocess.Popen] = []
     try:
         app.step()
-        port = app.table.port
+        lobby = app.top
+        port = lobby.table.port
         for seat in range(1, 5):
             procs.append(subprocess.Popen(
                 [sys.executable, "-m", "game", "join", f"127.0.0.1:{port}", "--headless", "--seat", str(seat),
                  "--name", f"bot{seat}", "--ai", "basic", "--no-user-plugins", "--fresh"],
                 cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(tmp_path / f"join{seat}.log", "w")))
-        wait(app, lambda: all(s.get("kind") == "human" for s in app.table.table["seats"][1:]), "four joins", 60)
+        wait(app, lambda: all(s.get("kind") == "human" for s in lobby.table.table["seats"][1:]), "four joins", 60)
         assert click(app, "ready")
         wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand", 60)
         watch = Watch(app.table)
