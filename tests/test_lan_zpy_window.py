@@ -69,6 +69,17 @@ def click(app: Any, key: str) -> bool:
     return True
 
 
+def key(app: Any, button_key: str, k: int) -> bool:
+    """Press keyboard key ``k`` (a real KEYDOWN/KEYUP) when button ``button_key`` is there and
+    enabled, the key doing what that button does (True when pressed)."""
+    if button(app, button_key) is None:
+        return False
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="", scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=k, mod=0, unicode="", scancode=0))
+    app.step()
+    return True
+
+
 def wait(app: Any, pred: Any, what: str, limit_s: float = 30.0) -> None:
     """Run frames until ``pred()`` (bounded in time)."""
     end = time.monotonic() + limit_s
@@ -142,11 +153,13 @@ class Watch:
 
 
 def play_hand(app: Any, watch: Watch, host: Any = None, on_play: Any = None,
-              limit_s: float = 150.0) -> set[str]:
+              limit_s: float = 150.0, keyboard: bool = False) -> set[str]:
     """Play seat 0's part of one 找朋友 hand by mouse until the settlement shows: declare the
     strongest offer whenever asked (pass when nothing is offered), pass counters, call the
     chooser's first allowed friend, bury the first 7 cards, play the basic AI's choice.
-    ``on_play(app)`` runs once at seat 0's first play turn. Returns what seat 0 did."""
+    ``on_play(app)`` runs once at seat 0's first play turn; ``keyboard``: declare, pass, call,
+    bury and play with keys (1-4, 0, Enter; cards still raised by mouse). Returns what seat 0
+    did."""
     from ai_plugins.runner import SafePlayer
 
     brain = SafePlayer(None, "basic", 0, seed=1)
@@ -165,16 +178,18 @@ def play_hand(app: Any, watch: Watch, host: Any = None, on_play: Any = None,
             continue
         if v.phase in (ZPhase.DEAL, ZPhase.COUNTER):
             if v.phase is ZPhase.DEAL and v.legal_declarations:
-                if click(app, f"declare:{len(v.legal_declarations) - 1}"):
+                n = min(len(v.legal_declarations), 4)
+                if (key(app, f"declare:{n - 1}", pygame.K_1 + n - 1) if keyboard
+                        else click(app, f"declare:{len(v.legal_declarations) - 1}")):
                     did.add("declare")
-            elif click(app, "declare:pass"):
+            elif key(app, "declare:pass", pygame.K_0) if keyboard else click(app, "declare:pass"):
                 did.add("pass" if v.phase is ZPhase.DEAL else "counter_pass")
         elif v.phase is ZPhase.CALL_FRIEND:
-            if click(app, "fr:call"):
+            if key(app, "fr:call", pygame.K_RETURN) if keyboard else click(app, "fr:call"):
                 did.add("call_friend")
         elif v.phase is ZPhase.BURY:
             select(app, list(v.hand[: v.bury_count]))
-            if click(app, "bury"):
+            if key(app, "bury", pygame.K_RETURN) if keyboard else click(app, "bury"):
                 did.add("bury")
         elif v.phase is ZPhase.PLAY:
             if "play" not in did:
@@ -188,7 +203,7 @@ def play_hand(app: Any, watch: Watch, host: Any = None, on_play: Any = None,
                     continue
             act = brain.fallback_action(v)
             select(app, list(act.cards))
-            if click(app, "play"):
+            if key(app, "play", pygame.K_RETURN) if keyboard else click(app, "play"):
                 did.add("play")
     raise AssertionError(f"the hand did not end (did {sorted(did)}, phase {app.scene.view.phase})")
 
@@ -201,26 +216,46 @@ def open_table(ns: argparse.Namespace) -> tuple[Any, Any]:
     return host, app
 
 
-def test_zpy_host_window_plays_a_hand_and_deals_the_next():
-    """``hongwu host --ruleset zhaopengyou`` with a window: the lobby shows five seats and the
+def join_app(host: Any, port: int) -> Any:
+    """``hongwu join 127.0.0.1:PORT`` with a window (``make_join_app``) in seat 0."""
+    from game.lan_cli import add_join_parser, make_join_app
+    from net.remote_table import RemoteTable
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    jns = add_join_parser(sub).parse_args([f"127.0.0.1:{port}", "--no-user-plugins", "--lang", "en",
+                                           "--speed", "instant", "--mute"])
+    table = RemoteTable("127.0.0.1", port, "Ann", seat=0)
+    return make_join_app(table, jns)
+
+
+@pytest.mark.parametrize("mode", ["host", "join"])
+def test_zpy_window_plays_a_hand_and_deals_the_next(mode):
+    """``hongwu host --ruleset zhaopengyou`` with a window (the host's own seat 0), or
+    ``hongwu join`` with a window on a headless-style host: the lobby shows five seats and the
     ruleset; Ready opens the 找朋友 table; seat 0 declares, calls the friend, buries, passes
     the counter round, plays every trick by mouse; the settlement shows the levels and Next
-    hand deals hand 2."""
+    hand deals hand 2. The host's window plays by mouse, the joined one by keyboard."""
     ns = host_args("--seed", str(DEALER_SEED), *[a for s in range(1, 5) for a in ("--ai", f"{s}=basic")])
-    host, app = open_table(ns)
+    if mode == "host":
+        host, app = open_table(ns)
+    else:
+        host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+        app = join_app(host, host.start())
     try:
-        app.step()
-        lobby = app.top
+        lobby = app.top  # before the first frame: a joined seat says ready by itself
         assert type(lobby).__name__ == "LanScreen" and lobby.state == "lobby"
         assert lobby.table.seat_count == 5 and len(lobby._seats()) == 5
-        assert lobby.table.is_zhaopengyou
-        assert [b.key for b in lobby.buttons if b.key.startswith("fill:")] == [f"fill:{i}" for i in range(1, 5)]
-        assert click(app, "ready")
+        assert lobby.table.is_zhaopengyou and len(lobby.table.names) == 5
+        if mode == "host":
+            app.step()
+            fills = [b.key for b in lobby.buttons if b.key.startswith("fill:")]
+            assert fills == [f"fill:{i}" for i in range(1, 5)]
+            assert click(app, "ready")
         wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand")
         sc = app.scene
         assert sc.zpy and len(sc.names) == 5 and app.table.seat == 0
         watch = Watch(app.table)
-        did = play_hand(app, watch, host)
+        did = play_hand(app, watch, host, keyboard=mode == "join")
         v = sc.view
         assert {"declare", "call_friend", "bury", "play", "settled"} <= did, did
         assert v.dealer == 0 and v.settlement is not None
