@@ -400,6 +400,10 @@ class App:
         reason = self.table.next_hand()
         if reason is not None:
             log.info("next hand refused: %s", reason)
+            if getattr(self.table, "match_over", False) and self.scene is not None:  # a LAN 找朋友 game won
+                from game.i18n import _
+
+                self.scene.toast(_("The game is over: the host deals no further hand"), seconds=5.0)
             match = getattr(self.table, "match", None)
             if match is not None and (match.game_over or match.limit_reached):  # 找朋友: the match is over
                 if self.options.hands is not None or self._demo:
