@@ -316,3 +316,16 @@ def test_zpy_window_with_four_headless_joins_resumes_after_a_drop(tmp_path):
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait(5)
+
+
+def test_zpy_host_command_opens_its_window(capsys):
+    """The real ``hongwu host --ruleset zhaopengyou`` (no ``--headless``) is no longer refused:
+    it runs window frames in the LAN lobby (stopped by the frame limit, status 3)."""
+    from game.cli import main
+
+    code = main(["host", "--ruleset", "zhaopengyou", "--bind", "127.0.0.1", "--port", "0", "--no-discovery",
+                 "--no-user-plugins", "--lang", "en", "--speed", "instant", "--mute", "--max-frames", "15",
+                 "--ai", "4=basic"])
+    captured = capsys.readouterr()
+    assert code == 3, captured.err
+    assert "listening on 127.0.0.1:" in captured.out and "LAN lobby" in captured.out
