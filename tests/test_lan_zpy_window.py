@@ -254,6 +254,9 @@ def test_zpy_window_plays_a_hand_and_deals_the_next(mode):
         wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand")
         sc = app.scene
         assert sc.zpy and len(sc.names) == 5 and app.table.seat == 0
+        assert app.table.chat("你好") is None  # chat at a 找朋友 table: RemoteTable's, as for 红五
+        wait(app, lambda: any(line.text == "你好" and line.seat == 0 for line in sc.chat.session.history),
+             "the chat line back from the host")
         watch = Watch(app.table)
         did = play_hand(app, watch, host, keyboard=mode == "join")
         v = sc.view
