@@ -153,13 +153,13 @@ class Watch:
 
 
 def play_hand(app: Any, watch: Watch, host: Any = None, on_play: Any = None,
-              limit_s: float = 150.0, keyboard: bool = False) -> set[str]:
+              limit_s: float = 150.0, keyboard: bool = False, pass_first: bool = False) -> set[str]:
     """Play seat 0's part of one 找朋友 hand by mouse until the settlement shows: declare the
     strongest offer whenever asked (pass when nothing is offered), pass counters, call the
     chooser's first allowed friend, bury the first 7 cards, play the basic AI's choice.
     ``on_play(app)`` runs once at seat 0's first play turn; ``keyboard``: declare, pass, call,
-    bury and play with keys (1-4, 0, Enter; cards still raised by mouse). Returns what seat 0
-    did."""
+    bury and play with keys (1-4, 0, Enter; cards still raised by mouse); ``pass_first``: let
+    the first declaration window offered pass. Returns what seat 0 did."""
     from ai_plugins.runner import SafePlayer
 
     brain = SafePlayer(None, "basic", 0, seed=1)
@@ -177,7 +177,7 @@ def play_hand(app: Any, watch: Watch, host: Any = None, on_play: Any = None,
             time.sleep(0.002)
             continue
         if v.phase in (ZPhase.DEAL, ZPhase.COUNTER):
-            if v.phase is ZPhase.DEAL and v.legal_declarations:
+            if v.phase is ZPhase.DEAL and v.legal_declarations and not (pass_first and "pass" not in did):
                 n = min(len(v.legal_declarations), 4)
                 if (key(app, f"declare:{n - 1}", pygame.K_1 + n - 1) if keyboard
                         else click(app, f"declare:{len(v.legal_declarations) - 1}")):
@@ -258,9 +258,10 @@ def test_zpy_window_plays_a_hand_and_deals_the_next(mode):
         wait(app, lambda: any(line.text == "你好" and line.seat == 0 for line in sc.chat.session.history),
              "the chat line back from the host")
         watch = Watch(app.table)
-        did = play_hand(app, watch, host, keyboard=mode == "join")
+        did = play_hand(app, watch, host, keyboard=mode == "join", pass_first=mode == "join")
         v = sc.view
         assert {"declare", "call_friend", "bury", "play", "settled"} <= did, did
+        assert ("pass" in did) == (mode == "join")
         assert v.dealer == 0 and v.settlement is not None
         assert len(app.table.levels()) == 5 and app.table.levels() == tuple(v.settlement.levels)
         assert watch.views > 20
