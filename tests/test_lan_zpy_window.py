@@ -53,8 +53,18 @@ def button(app: Any, key: str) -> Any:
     return next((b for b in app.top.buttons if b.key == key and b.enabled), None)
 
 
+#: how :func:`click_at` presses: ``"mouse"`` (button 1) or ``"touch"`` (a one-finger tap)
+POINTER = {"via": "mouse"}
+
+
 def click_at(app: Any, pos: tuple[int, int]) -> None:
-    """A real mouse press and release at ``pos``, then one frame."""
+    """A real mouse press and release (or a finger tap, see :data:`POINTER`) at ``pos``,
+    then one frame."""
+    if POINTER["via"] == "touch":
+        from tests.client_driver import tap
+
+        tap(app, pos)
+        return
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
     app.step()
@@ -153,13 +163,15 @@ class Watch:
 
 
 def play_hand(app: Any, watch: Watch, host: Any = None, on_play: Any = None,
-              limit_s: float = 150.0, keyboard: bool = False, pass_first: bool = False) -> set[str]:
+              limit_s: float = 150.0, keyboard: bool = False, pass_first: bool = False,
+              never_declare: bool = False, counter: bool = False) -> set[str]:
     """Play seat 0's part of one 找朋友 hand by mouse until the settlement shows: declare the
     strongest offer whenever asked (pass when nothing is offered), pass counters, call the
     chooser's first allowed friend, bury the first 7 cards, play the basic AI's choice.
     ``on_play(app)`` runs once at seat 0's first play turn; ``keyboard``: declare, pass, call,
     bury and play with keys (1-4, 0, Enter; cards still raised by mouse); ``pass_first``: let
-    the first declaration window offered pass. Returns what seat 0 did."""
+    the first declaration window offered pass; ``never_declare``: pass every one; ``counter``:
+    counter (反牌) with the first offer when asked. Returns what seat 0 did."""
     from ai_plugins.runner import SafePlayer
 
     brain = SafePlayer(None, "basic", 0, seed=1)
@@ -177,7 +189,11 @@ def play_hand(app: Any, watch: Watch, host: Any = None, on_play: Any = None,
             time.sleep(0.002)
             continue
         if v.phase in (ZPhase.DEAL, ZPhase.COUNTER):
-            if v.phase is ZPhase.DEAL and v.legal_declarations and not (pass_first and "pass" not in did):
+            if v.phase is ZPhase.COUNTER and counter and v.legal_declarations:
+                if click(app, "declare:0"):
+                    did.add("counter")
+            elif v.phase is ZPhase.DEAL and v.legal_declarations and not never_declare \
+                    and not (pass_first and "pass" not in did):
                 n = min(len(v.legal_declarations), 4)
                 if (key(app, f"declare:{n - 1}", pygame.K_1 + n - 1) if keyboard
                         else click(app, f"declare:{len(v.legal_declarations) - 1}")):
@@ -333,3 +349,28 @@ def test_zpy_host_command_opens_its_window(capsys):
     captured = capsys.readouterr()
     assert code == 3, captured.err
     assert "listening on 127.0.0.1:" in captured.out and "LAN lobby" in captured.out
+
+
+#: a host seed where seat 0, passing every declaration window, is asked in the counter round
+COUNTER_SEED = 31
+
+
+def test_zpy_window_counters_by_touch():
+    """Seat 0 plays by touch (finger taps): it passes every declaration window, counters (反牌)
+    when the counter round asks it, re-buries the kitty it takes and plays the hand out."""
+    ns = host_args("--seed", str(COUNTER_SEED), *[a for s in range(1, 5) for a in ("--ai", f"{s}=basic")])
+    host, app = open_table(ns)
+    try:
+        app.step()
+        assert click(app, "ready")  # the lobby by mouse, the table by touch
+        wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand")
+        POINTER["via"] = "touch"
+        watch = Watch(app.table)
+        did = play_hand(app, watch, host, never_declare=True, counter=True)
+        assert {"pass", "counter", "bury", "play", "settled"} <= did, did
+        assert "declare" not in did and "call_friend" not in did
+        assert any(ev.kind == "declared" and ev.seat == 0 and ev.phase == "counter" for ev in watch.events)
+    finally:
+        POINTER["via"] = "mouse"
+        app.close()
+        host.stop()
