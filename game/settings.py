@@ -62,11 +62,11 @@ class Settings:
     ``--renderer`` given to ``hongwu play``/``host``/``join`` (see :func:`renderer_choice`).  At the table (:mod:`game.scenes.table_extras`):
     ``smart_select`` (a tap raises the pair or tractor the lead calls for), ``trumps_left``
     (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`).
-    ``stake``: coins per game point chosen on the new-game screen (0: no coins).
     ``game`` the game last chosen on the new-game screen, ``"hongwu"`` (红五) or
     ``"zhaopengyou"`` (找朋友); ``zpy_seats`` five seat kinds for 找朋友; ``zpy_rules`` its
     options ``{ZhaoPengyouOptions name: value}`` (only valid entries kept, see
     :func:`valid_zpy_rules`; RULES.md "找朋友").
+    ``stake``: coins per game point chosen on the new-game screen (0: no coins).
     """
 
     lang: str | None = None
@@ -83,11 +83,11 @@ class Settings:
     smart_select: bool = True
     trumps_left: bool = False
     suit_order: str = "SHCD"
-    #: coins per game point at local tables (new-game screen; 0 = no coins; RULES.md §12)
-    stake: int = 0
     game: str = "hongwu"
     zpy_seats: list[str] = dataclasses.field(default_factory=lambda: ["human"] + ["basic"] * 4)
     zpy_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: coins per game point at local tables (new-game screen; 0 = no coins; RULES.md §12)
+    stake: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Settings":
@@ -121,15 +121,15 @@ class Settings:
                 setattr(s, name, data[name])
         if data.get("suit_order") in SUIT_ORDERS:
             s.suit_order = data["suit_order"]
-        stake = data.get("stake")
-        if isinstance(stake, int) and not isinstance(stake, bool) and stake >= 0:
-            s.stake = stake
         if data.get("game") in GAMES:
             s.game = data["game"]
         zs = data.get("zpy_seats")
         if isinstance(zs, list) and len(zs) == 5 and all(isinstance(x, str) and x for x in zs):
             s.zpy_seats = list(zs)
         s.zpy_rules = valid_zpy_rules(data.get("zpy_rules"))
+        stake = data.get("stake")
+        if isinstance(stake, int) and not isinstance(stake, bool) and stake >= 0:
+            s.stake = stake
         return s
 
     def to_dict(self) -> dict[str, Any]:

@@ -204,78 +204,6 @@ class Shooter:
             self.app.close()
         return self.saved
 
-    def make_profile(self) -> None:
-        """Create a profile by typing on the profile screen (shot ``profile``), then record 24
-        demo hands for it (first-legal play, an hour apart) so records and charts fill."""
-        import pygame
-
-        from engine.state import Game, first_legal_action
-        from game.career import Recorder
-
-        name = "安妮" if self.lang == "zh" else "Annie"
-        self.press("profile")
-        self.step(2)
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=name))
-        self.step(2)
-        self.press("avatar:crane")
-        self.shot("profile", 0.0)
-        self.press("create")
-        store = self.app.career.store()
-        t = [1_780_000_000.0]
-
-        def clock() -> float:
-            t[0] += 3600.0
-            return t[0]
-
-        rec = Recorder(store, name, stake=100, clock=clock)
-        for seed in range(24):
-            g = Game.new(seed=seed)
-            while not g.is_over:
-                g.apply(first_legal_action(g.view(g.to_act)))
-            rec.record_game(g, [name, "basic", "basic", "basic"])
-        self.app.top.invalidate()
-        self.step(2)
-
-    def career_tour(self) -> None:
-        """Records, statistics and the replay viewer of the profile (shots ``records``,
-        ``stats``, ``replay``)."""
-        app = self.app
-        app.show_menu()
-        self.step(2)
-        self.press("records")
-        self.step(2)
-        self.shot("records", 0.0)
-        self.press("stats")
-        self.step(2)
-        self.shot("stats", 0.0)
-        self.press("back")
-        self.step(1)
-        row = next(b.key for b in app.top.buttons if b.key.startswith("rec:"))
-        self.press(row)
-        self.step(1)
-        app.top.go(5)
-        self.shot("replay", 0.0)
-
-    def promotion_shot(self) -> None:
-        """The promotion call-out over the settlement (shot ``promotion``): the hand's own
-        when it crossed a title threshold, else the call-out for the next title as it will look."""
-        from engine.titles import next_title, promotions
-        from game.career import Recorded
-        from game.scenes.promotion import PromotionOverlay
-
-        if "promotion" not in self.wanted:
-            return
-        app = self.app
-        if not isinstance(app.top, PromotionOverlay):
-            rec = app.scene.career
-            before = rec.points_after if rec is not None else 0
-            after = next_title(before).threshold or before
-            app.push_screen(PromotionOverlay(app, Recorded(0, before, after, 0, tuple(promotions(before, after)))))
-        app.top.started = self.now
-        self.step(12, 0.1)  # risen, mid-glow
-        self.shot("promotion", 0.0)
-        app.pop_screen(app.top)
-
     def zpy_tour(self) -> None:
         """找朋友: choose it on the new-game screen, look at its rules, start a match (seed
         :attr:`zpy_seed`) and play its first hand."""
@@ -351,6 +279,77 @@ class Shooter:
                 self.select(list(act.cards))
                 self.press("play")
         raise RuntimeError("the 找朋友 hand did not end")
+    def make_profile(self) -> None:
+        """Create a profile by typing on the profile screen (shot ``profile``), then record 24
+        demo hands for it (first-legal play, an hour apart) so records and charts fill."""
+        import pygame
+
+        from engine.state import Game, first_legal_action
+        from game.career import Recorder
+
+        name = "安妮" if self.lang == "zh" else "Annie"
+        self.press("profile")
+        self.step(2)
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=name))
+        self.step(2)
+        self.press("avatar:crane")
+        self.shot("profile", 0.0)
+        self.press("create")
+        store = self.app.career.store()
+        t = [1_780_000_000.0]
+
+        def clock() -> float:
+            t[0] += 3600.0
+            return t[0]
+
+        rec = Recorder(store, name, stake=100, clock=clock)
+        for seed in range(24):
+            g = Game.new(seed=seed)
+            while not g.is_over:
+                g.apply(first_legal_action(g.view(g.to_act)))
+            rec.record_game(g, [name, "basic", "basic", "basic"])
+        self.app.top.invalidate()
+        self.step(2)
+
+    def career_tour(self) -> None:
+        """Records, statistics and the replay viewer of the profile (shots ``records``,
+        ``stats``, ``replay``)."""
+        app = self.app
+        app.show_menu()
+        self.step(2)
+        self.press("records")
+        self.step(2)
+        self.shot("records", 0.0)
+        self.press("stats")
+        self.step(2)
+        self.shot("stats", 0.0)
+        self.press("back")
+        self.step(1)
+        row = next(b.key for b in app.top.buttons if b.key.startswith("rec:"))
+        self.press(row)
+        self.step(1)
+        app.top.go(5)
+        self.shot("replay", 0.0)
+
+    def promotion_shot(self) -> None:
+        """The promotion call-out over the settlement (shot ``promotion``): the hand's own
+        when it crossed a title threshold, else the call-out for the next title as it will look."""
+        from engine.titles import next_title, promotions
+        from game.career import Recorded
+        from game.scenes.promotion import PromotionOverlay
+
+        if "promotion" not in self.wanted:
+            return
+        app = self.app
+        if not isinstance(app.top, PromotionOverlay):
+            rec = app.scene.career
+            before = rec.points_after if rec is not None else 0
+            after = next_title(before).threshold or before
+            app.push_screen(PromotionOverlay(app, Recorded(0, before, after, 0, tuple(promotions(before, after)))))
+        app.top.started = self.now
+        self.step(12, 0.1)  # risen, mid-glow
+        self.shot("promotion", 0.0)
+        app.pop_screen(app.top)
 
     def _wait(self, pred: Callable[[], bool], what: str) -> None:
         for _ in range(MAX_FRAMES):
@@ -425,8 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the game shown")
     ap.add_argument("--zpy-seed", type=int, default=DEFAULT_ZPY_SEED, help="seed of the 找朋友 match shown")
     ap.add_argument("--driver", choices=("auto", "xvfb", "dummy"), default="auto",
-                    help="xvfb: start Xvfb (--display) and use SDL's x11 driver; dummy: offscreen (auto: xvfb when installed)")
-    ap.add_argument("--display", default=XVFB_DISPLAY, help=f"the X display Xvfb runs on (default {XVFB_DISPLAY})")
+                    help="xvfb: start Xvfb :74 and use SDL's x11 driver; dummy: offscreen (auto: xvfb when installed)")
+    ap.add_argument("--display", default=XVFB_DISPLAY, help=f"the X display Xvfb opens (default {XVFB_DISPLAY})")
     ns = ap.parse_args(argv)
     XVFB_DISPLAY = ns.display
     driver = _choose_driver(ns.driver)

@@ -134,9 +134,9 @@ def draw_info(surf: pygame.Surface, lay: Layout, view: Any, names: Sequence[str]
 def draw_plate(surf: pygame.Surface, lay: Layout, view: Any, seat: int, names: Sequence[str],
                count: int | None = None, *, points: int | None = None, auto: bool = False,
                winning: bool = False, countdown: int | None = None, title: str = "") -> None:
-    """A seat's name plate: name (with the player's ``title`` 等级 when known, as the 红五
-    plate), side badge (once known), the countdown of a window, the seat's level, points
-    taken and cards left."""
+    """A seat's name plate: name (and the player's ``title`` 等级 when known and there is
+    room), side badge (once known), the countdown of a window, the seat's level, points taken
+    and cards left."""
     pos = position_of(seat, view.seat, lay.seats)
     r = lay.plates[pos]
     turn = view.to_act == seat
