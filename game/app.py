@@ -357,7 +357,14 @@ class App:
                 from engine.zhaopengyou import result_line as zpy_line
 
                 hand = getattr(self.table, "game", None)  # a remote table has only its view (same fields)
-                line = zpy_line(hand if hand is not None else self.table.view())
+                try:
+                    line = zpy_line(hand if hand is not None else self.table.view())
+                except ValueError:  # a LAN view already of the next hand: the settlement alone
+                    from engine.zhaopengyou import LEVEL_NAMES
+
+                    st = ev.settlement
+                    line = (f"hand settled: catchers {st.catcher_points}, {st.winner} win, levels after "
+                            + " ".join(LEVEL_NAMES[v] for v in st.levels))
             else:
                 line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)

@@ -140,7 +140,7 @@ class Watch:
                 elif ev.kind == "hand_started":
                     self.revealed = False
                 elif ev.kind == "card_dealt":
-                    assert (ev.cards is not None) == (ev.seat == 0), ev  # only its own cards
+                    assert (ev.cards is not None) == (ev.seat == table.seat), ev  # only its own cards
             return out
 
         table.poll = poll
@@ -372,5 +372,37 @@ def test_zpy_window_counters_by_touch():
         assert any(ev.kind == "declared" and ev.seat == 0 and ev.phase == "counter" for ev in watch.events)
     finally:
         POINTER["via"] = "mouse"
+        app.close()
+        host.stop()
+
+
+def test_zpy_observer_window_watches_hands_and_sees_no_cards():
+    """``hongwu join --observe`` with a window at a 找朋友 table of five AIs: the table scene
+    opens, hands are settled one after another (a result line each) and no view it shows holds
+    a card in hand, a kitty or the friend before the reveal."""
+    from game.lan_cli import add_join_parser, make_join_app
+    from net.remote_table import RemoteTable
+
+    ns = host_args("--seed", "1", *[a for s in range(5) for a in ("--ai", f"{s}=basic")])
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+    port = host.start()
+    sub = argparse.ArgumentParser().add_subparsers()
+    jns = add_join_parser(sub).parse_args([f"127.0.0.1:{port}", "--observe", "--no-user-plugins", "--lang", "en",
+                                           "--speed", "instant", "--mute"])
+    table = RemoteTable("127.0.0.1", port, "Obs", observer=True)
+    app = make_join_app(table, jns)
+    try:
+        wait(app, lambda: app.scene is not None, "the table scene")
+        watch = Watch(table)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and len(app.results) < 2:
+            app.step()
+            v = app.scene.view
+            assert v.seat is None and v.hand == () and v.kitty is None
+            if v.friend is not None and v.settlement is None:
+                assert watch.revealed
+        assert len(app.results) >= 2, app.results
+        assert len(app.scene.names) == 5 and table.seat is None
+    finally:
         app.close()
         host.stop()
