@@ -134,7 +134,8 @@ def shoot(lang: str, size: tuple[int, int], out: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     """Command line (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "hongwu-zpy-lan-shots",
+                    help="folder for the PNGs (default: a folder in the temp dir; docs/screenshots is at its budget)")
     ap.add_argument("--lang", action="append", choices=("zh", "en"))
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--display", default=None, help="start Xvfb on this display (e.g. :81)")
