@@ -406,3 +406,35 @@ def test_zpy_observer_window_watches_hands_and_sees_no_cards():
     finally:
         app.close()
         host.stop()
+
+
+def test_join_screen_lists_a_zpy_host_found_on_the_lan_and_opens_its_lobby(monkeypatch):
+    """A real 找朋友 host announcing on 127.0.0.1 (a free UDP port): the join screen lists it
+    with the ruleset named; clicking it connects to a five-seat lobby."""
+    import socket
+
+    from game.lan_cli import _remote_app_class, _remote_options, add_join_parser
+    from game.scenes import lan
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    free_udp = s.getsockname()[1]
+    s.close()
+    monkeypatch.setattr(lan.LanScreen, "discover_port", free_udp)
+    ns = host_args("--ai", "1=basic")
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), ["127.0.0.1"], free_udp)
+    host.start()
+    sub = argparse.ArgumentParser().add_subparsers()
+    jns = add_join_parser(sub).parse_args(["--no-user-plugins", "--lang", "en", "--speed", "instant", "--mute"])
+    app = _remote_app_class()(_remote_options(jns, menu=True))
+    try:
+        app.push_screen(lan.LanScreen(app, "join"))
+        scr = app.top
+        wait(app, lambda: button(app, "found:0") is not None, "the host found on the LAN")
+        assert "Finding Friends 找朋友" in button(app, "found:0").label
+        assert click(app, "found:0")
+        wait(app, lambda: scr.state == "lobby", "the lobby")
+        assert len(scr._seats()) == 5 and scr.table.is_zhaopengyou
+    finally:
+        app.close()
+        host.stop()
