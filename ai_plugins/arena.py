@@ -358,12 +358,13 @@ class Progress:
     On a terminal (``tty``; None: ``stream.isatty()``) a bar redrawn in place with ``\\r``:
     ``arena [####....] 12/40 deals 3.1s``. Anywhere else (a file, a pipe, CI logs) plain
     lines, one each time another tenth of the deals is done: ``arena: 12/40 deals (30%)
-    3.1s``. ``enabled=False`` (``--quiet``) writes nothing.
+    3.1s``. ``enabled=False`` (``--quiet``) writes nothing. ``label`` starts every line
+    (``"league"`` for ``hongwu league``).
     """
 
     def __init__(self, total: int, stream: TextIO | None = None, enabled: bool = True,
-                 width: int = 30, tty: bool | None = None) -> None:
-        self.total, self.done, self.width = total, 0, width
+                 width: int = 30, tty: bool | None = None, label: str = "arena") -> None:
+        self.total, self.done, self.width, self.label = total, 0, width, label
         self.stream = stream or sys.stderr
         self.enabled = enabled
         if tty is None:
@@ -387,13 +388,13 @@ class Progress:
             if tenths > self._tenths:
                 self._tenths = tenths
                 pct = 100 * self.done // max(1, self.total)
-                self.stream.write(f"arena: {self.done}/{self.total} deals ({pct}%) "
+                self.stream.write(f"{self.label}: {self.done}/{self.total} deals ({pct}%) "
                                   f"{elapsed:.1f}s\n")
                 self.stream.flush()
             return
         filled = int(self.width * self.done / max(1, self.total))
         bar = "#" * filled + "." * (self.width - filled)
-        self.stream.write(f"\rarena [{bar}] {self.done}/{self.total} deals {elapsed:.1f}s")
+        self.stream.write(f"\r{self.label} [{bar}] {self.done}/{self.total} deals {elapsed:.1f}s")
         if self.done >= self.total:
             self.stream.write("\n")
         self.stream.flush()

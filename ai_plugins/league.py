@@ -3,6 +3,7 @@
 Usage::
 
     hongwu league --ai basic --ai random --ai expert [--hands 200] [--seed 7] [--think-ms 100]
+                  [--ruleset hongwu|zhaopengyou]
                   [--jobs J | --scheduler tcp://HOST:8786] [--json FILE] [--plot FILE.png]
                   [--results FILE.jsonl] [--limit CHUNKS] [--bootstrap 200]
 
@@ -10,6 +11,13 @@ Every pair of AIs plays the same ``--hands`` deals as a two-AI arena (:mod:`ai_p
 line-ups ``ABAB`` and ``BABA``, the same seeds). A pair's *deal* is won by the AI with more game
 points over both line-ups; :mod:`ai_plugins.ratings` fits Bradley–Terry ratings (Elo scale,
 mean 0) on those outcomes, with a 95% bootstrap interval over deals.
+
+**找朋友** (``--ruleset zhaopengyou``, RULES.md "找朋友"): every pair plays the same deals as a
+two-AI 找朋友 arena (:mod:`ai_plugins.arena_zpy`: the ten line-ups ``ABABA``, ``BABAA``, ... that
+rotate the two AIs through the five seats, each AI 25 seat-hands per deal). A pair's deal is won
+by the AI with the higher mean level gain per hand over that deal's line-ups (equal: a tie, half
+each); the table adds each AI's mean level gain per hand with a 95% interval over its
+(pair, deal) means. Three decks always; ``--decks`` is refused.
 
 **Resumable.** With ``--results FILE`` a header line and then every finished chunk of deals
 are appended to FILE as JSON lines; a rerun with the same FILE skips the deals already there
@@ -23,6 +31,7 @@ import argparse
 import dataclasses
 import json
 import logging
+import math
 import random
 import statistics
 import sys
@@ -31,6 +40,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .arena import (ArenaConfig, Executor, Progress, SeatResult, label_names, local_executor)
+from .arena_zpy import ZpySeatResult
 from .base import AIError
 from .manager import add_discovery_options, report_problems
 from .ratings import PRIOR_TIES, rate
@@ -41,8 +51,17 @@ log = logging.getLogger(__name__)
 RESULTS_FORMAT = 1
 """Version of the ``--results`` file format (the ``league`` field of its header line)."""
 
-#: ``{(i, j): {deal: [SeatResult, ...]}}``: the results of pair ``i < j`` (indices into ais).
-PairResults = dict[tuple[int, int], dict[int, list[SeatResult]]]
+#: ``{(i, j): {deal: [SeatResult, ...]}}``: the results of pair ``i < j`` (indices into ais);
+#: :class:`~ai_plugins.arena_zpy.ZpySeatResult` rows at 找朋友.
+PairResults = dict[tuple[int, int], dict[int, list[Any]]]
+
+RULESETS = ("hongwu", "zhaopengyou")
+"""The rulesets a league plays (``ArenaConfig.ruleset``)."""
+
+
+def is_zpy(config: ArenaConfig) -> bool:
+    """True for a 找朋友 league (``config.ruleset == "zhaopengyou"``)."""
+    return config.ruleset == "zhaopengyou"
 
 
 def pairs(k: int) -> list[tuple[int, int]]:
@@ -57,9 +76,13 @@ def pair_config(config: ArenaConfig, pair: tuple[int, int]) -> ArenaConfig:
 
 
 def header(config: ArenaConfig) -> dict[str, Any]:
-    """The first line of a results file: what must match for it to be resumed."""
-    return {"league": RESULTS_FORMAT, "ais": list(config.ais), "decks": config.decks,
+    """The first line of a results file: what must match for it to be resumed. A 找朋友
+    league adds ``"ruleset": "zhaopengyou"`` (红五 files keep the form they always had)."""
+    head = {"league": RESULTS_FORMAT, "ais": list(config.ais), "decks": config.decks,
             "seed": config.seed, "budget_s": config.budget_s, "options": config.options}
+    if config.ruleset != "hongwu":
+        head["ruleset"] = config.ruleset
+    return head
 
 
 def load_results(path: Path, config: ArenaConfig) -> PairResults:
@@ -81,25 +104,48 @@ def load_results(path: Path, config: ArenaConfig) -> PairResults:
         raise ValueError(f"{path} is not a league results file: {exc}") from exc
     want = json.loads(json.dumps(header(config)))
     if head != want:
-        diff = ", ".join(f"{k}: file {head.get(k)!r}, now {v!r}" for k, v in want.items()
-                         if head.get(k) != v)
+        keys = list(want) + [k for k in head if k not in want] if isinstance(head, dict) else []
+        diff = ", ".join(f"{k}: file {head.get(k)!r}, now {want.get(k)!r}" for k in keys
+                         if head.get(k) != want.get(k)) or "not a league header"
         raise ValueError(f"{path} holds another league ({diff}); give a new --results file")
+    row_type = ZpySeatResult if is_zpy(config) else SeatResult
     for n, line in enumerate(lines[1:], start=2):
         try:
             entry = json.loads(line)
             pair = (int(entry["pair"][0]), int(entry["pair"][1]))
             for deal, rows in entry["results"]:
-                done[pair][int(deal)] = [SeatResult(**r) for r in rows]
+                done[pair][int(deal)] = [row_type(**r) for r in rows]
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
             log.warning("%s line %d skipped (%s)", path, n, exc)
     return done
 
 
 def deal_outcome(rows: Sequence[SeatResult]) -> float:
-    """1, 0.5 or 0: the first AI of a pair's result on one deal (more game points wins)."""
+    """1, 0.5 or 0: the first AI of a pair's result on one 红五 deal (more game points wins)."""
     a = sum(r.game_points for r in rows if r.ai == 0)
     b = sum(r.game_points for r in rows if r.ai == 1)
     return 1.0 if a > b else 0.5 if a == b else 0.0
+
+
+def _mean_gain(rows: Sequence[ZpySeatResult], ai: int) -> float | None:
+    """Mean levels gained per seat-hand by AI ``ai`` (0 or 1) in ``rows`` (None: no hands)."""
+    gains = [r.gain for r in rows if r.ai == ai]
+    return statistics.fmean(gains) if gains else None
+
+
+def zpy_deal_outcome(rows: Sequence[ZpySeatResult]) -> float:
+    """1, 0.5 or 0: the first AI of a pair's result on one 找朋友 deal: the AI with the higher
+    mean level gain per hand over the deal's line-ups wins, equal means tie (RULES.md "找朋友"
+    §9–§10 for the gains). Raises ValueError when either AI has no seat-hand in ``rows``."""
+    a, b = _mean_gain(rows, 0), _mean_gain(rows, 1)
+    if a is None or b is None:
+        raise ValueError("a 找朋友 deal needs seat-hands of both AIs")
+    return 1.0 if a > b else 0.5 if a == b else 0.0
+
+
+def _ci95(xs: Sequence[float]) -> float | None:
+    """Half-width of the normal 95% interval of the mean of ``xs`` (None below 2 values)."""
+    return 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) >= 2 else None
 
 
 def summarize_league(config: ArenaConfig, deals: int, results: PairResults,
@@ -113,23 +159,32 @@ def summarize_league(config: ArenaConfig, deals: int, results: PairResults,
     ``low``/``high`` the 95% interval (None without deals), ``mean_game_points`` per seat-hand.
     ``names``: the AIs' display names (default ``config.ais``; see PLUGINS.md "One name
     everywhere"), made unique by :func:`~ai_plugins.arena.label_names`.
+
+    A 找朋友 league (``config.ruleset == "zhaopengyou"``) adds ``"ruleset": "zhaopengyou"``,
+    rates on :func:`zpy_deal_outcome`, and instead of ``mean_game_points`` gives each AI
+    ``mean_level_gain`` (levels per seat-hand) and ``ci95`` (half-width of its 95% interval,
+    normal approximation over the AI's per-(pair, deal) means; None below 2 of them), and each
+    pair ``a_mean_level_gain`` and ``b_mean_level_gain``.
     """
+    zpy = is_zpy(config)
     labels = label_names(list(names) if names is not None else config.ais)
     k = len(labels)
-    outcomes = {p: {d: deal_outcome(rows) for d, rows in by.items() if d < deals}
+    outcome = zpy_deal_outcome if zpy else deal_outcome
+    outcomes = {p: {d: outcome(rows) for d, rows in by.items() if d < deals}
                 for p, by in results.items()}
     rated = rate(k, outcomes, bootstrap=bootstrap, seed=config.seed)
-    tally = {i: {"deals": 0, "won": 0, "lost": 0, "tied": 0, "points": [], } for i in range(k)}
+    tally = {i: {"deals": 0, "won": 0, "lost": 0, "tied": 0, "points": [], "deal_means": []}
+             for i in range(k)}
     pair_rows = []
     for (i, j), by in sorted(results.items()):
         o = outcomes[(i, j)]
         a_won = sum(1 for v in o.values() if v == 1.0)
         b_won = sum(1 for v in o.values() if v == 0.0)
         tied = len(o) - a_won - b_won
-        pts = {0: [], 1: []}
+        pts: dict[int, list[float]] = {0: [], 1: []}
         for d in sorted(o):
             for r in by[d]:
-                pts[r.ai].append(r.game_points)
+                pts[r.ai].append(r.gain if zpy else r.game_points)
         for side, me, won, lost in ((0, i, a_won, b_won), (1, j, b_won, a_won)):
             t = tally[me]
             t["deals"] += len(o)
@@ -137,24 +192,38 @@ def summarize_league(config: ArenaConfig, deals: int, results: PairResults,
             t["lost"] += lost
             t["tied"] += tied
             t["points"].extend(pts[side])
-        pair_rows.append({"a": labels[i], "b": labels[j], "deals": len(o), "a_won": a_won,
-                          "b_won": b_won, "tied": tied,
-                          "a_mean_game_points": statistics.fmean(pts[0]) if pts[0] else None})
+            if zpy:
+                t["deal_means"].extend(_mean_gain(by[d], side) for d in sorted(o))
+        row = {"a": labels[i], "b": labels[j], "deals": len(o), "a_won": a_won,
+               "b_won": b_won, "tied": tied}
+        if zpy:
+            row["a_mean_level_gain"] = statistics.fmean(pts[0]) if pts[0] else None
+            row["b_mean_level_gain"] = statistics.fmean(pts[1]) if pts[1] else None
+        else:
+            row["a_mean_game_points"] = statistics.fmean(pts[0]) if pts[0] else None
+        pair_rows.append(row)
     ratings = {}
     for i, label in enumerate(labels):
         r, lo, hi = rated[i]
         t = tally[i]
+        mean = statistics.fmean(t["points"]) if t["points"] else None
         ratings[label] = {"rating": r, "low": lo, "high": hi, "deals": t["deals"],
-                          "won": t["won"], "lost": t["lost"], "tied": t["tied"],
-                          "mean_game_points": statistics.fmean(t["points"]) if t["points"]
-                          else None}
+                          "won": t["won"], "lost": t["lost"], "tied": t["tied"]}
+        if zpy:
+            ratings[label].update(mean_level_gain=mean, ci95=_ci95(t["deal_means"]))
+        else:
+            ratings[label]["mean_game_points"] = mean
     complete = all(len(o) == deals for o in outcomes.values())
-    return {"seed": config.seed, "decks": config.decks, "deals": deals,
-            "budget_s": config.budget_s, "options": config.options, "complete": complete,
-            "method": f"Bradley-Terry on deals won (ties half, {PRIOR_TIES:g} virtual tied deal "
-                      f"per pair), Elo scale, mean 0; 95% interval: {bootstrap} bootstrap "
-                      f"resamples of the deals",
-            "ratings": ratings, "pairs": pair_rows}
+    won_on = "higher mean level gain per hand" if zpy else "more game points"
+    summary = {"seed": config.seed, "decks": config.decks, "deals": deals,
+               "budget_s": config.budget_s, "options": config.options, "complete": complete,
+               "method": f"Bradley-Terry on deals won ({won_on}; ties half, {PRIOR_TIES:g} "
+                         f"virtual tied deal per pair), Elo scale, mean 0; 95% interval: "
+                         f"{bootstrap} bootstrap resamples of the deals",
+               "ratings": ratings, "pairs": pair_rows}
+    if zpy:
+        summary["ruleset"] = "zhaopengyou"
+    return summary
 
 
 def format_league(summary: dict[str, Any]) -> list[str]:
@@ -162,22 +231,38 @@ def format_league(summary: dict[str, Any]) -> list[str]:
     def num(x: Any, fmt: str) -> str:
         return "-" if x is None else format(x, fmt)
 
+    def gain(s: dict[str, Any]) -> str:
+        g = num(s["mean_level_gain"], ".3f")
+        return g if s["ci95"] is None else f"{g} ± {s['ci95']:.3f}"
+
+    zpy = summary.get("ruleset") == "zhaopengyou"
     ranked = sorted(summary["ratings"].items(), key=lambda kv: -kv[1]["rating"])
     head = ("rank", "AI", "rating", "95% interval", "deals", "won", "lost", "tied",
-            "game pts/hand")
+            "levels/hand (95% CI)" if zpy else "game pts/hand")
     rows = [head]
     for n, (label, s) in enumerate(ranked, start=1):
         interval = (f"[{s['low']:+.0f}, {s['high']:+.0f}]" if s["low"] is not None else "-")
         rows.append((str(n), label, f"{s['rating']:+.0f}", interval, str(s["deals"]),
                      str(s["won"]), str(s["lost"]), str(s["tied"]),
-                     num(s["mean_game_points"], "+.2f")))
+                     gain(s) if zpy else num(s["mean_game_points"], "+.2f")))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     state = "" if summary["complete"] else " (incomplete: rerun with the same --results)"
-    lines = [f"league: {len(ranked)} AIs, {summary['deals']} deals per pair "
-             f"(line-ups ABAB, BABA), {summary['decks']} decks, seed {summary['seed']}{state}"]
+    if zpy:
+        lines = [f"league (找朋友): {len(ranked)} AIs, {summary['deals']} deals per pair "
+                 f"(10 line-ups ABABA, BABAA, ...), 3 decks, seed {summary['seed']}{state}"]
+    else:
+        lines = [f"league: {len(ranked)} AIs, {summary['deals']} deals per pair "
+                 f"(line-ups ABAB, BABA), {summary['decks']} decks, seed {summary['seed']}{state}"]
     for r in rows:
         lines.append("  ".join(c.ljust(w) if i in (0, 1) else c.rjust(w)
                                for i, (c, w) in enumerate(zip(r, widths))))
+    if zpy:
+        lines.append("pairs (deals won-lost-tied, levels/hand of each):")
+        for p in summary["pairs"]:
+            lines.append(f"  {p['a']} vs {p['b']}: {p['a_won']}-{p['b_won']}-{p['tied']} of "
+                         f"{p['deals']}, {num(p['a_mean_level_gain'], '.3f')} vs "
+                         f"{num(p['b_mean_level_gain'], '.3f')}")
+        return lines
     lines.append("pairs (deals won-lost-tied, first AI's game pts/hand):")
     for p in summary["pairs"]:
         lines.append(f"  {p['a']} vs {p['b']}: {p['a_won']}-{p['b_won']}-{p['tied']} of "
@@ -195,12 +280,17 @@ def run_league(config: ArenaConfig, deals: int, *, executor: Executor | None = N
     ``executor`` (default ``local_executor(jobs)``) runs the chunks, e.g. on Dask;
     ``results_file`` appends each finished chunk and resumes from what it holds; ``limit``
     stops after that many chunks of this run (``complete`` is then False); ``progress(n)``
-    is called with the deals of each finished chunk. Raises ValueError (fewer than 2 AIs,
-    bad decks or deals, a results file of another league) and
+    is called with the deals of each finished chunk. ``config.ruleset`` is ``"hongwu"`` or
+    ``"zhaopengyou"`` (then ``config.decks`` must be 3). Raises ValueError (fewer than 2 AIs,
+    an unknown ruleset, bad decks or deals, a results file of another league) and
     :class:`~ai_plugins.base.AIError` (unknown or clashing AI).
     """
     if len(config.ais) < 2:
         raise ValueError("a league needs at least 2 AIs")
+    if config.ruleset not in RULESETS:
+        raise ValueError(f"unknown ruleset {config.ruleset!r} (known: {', '.join(RULESETS)})")
+    if is_zpy(config) and config.decks != 3:
+        raise ValueError("找朋友 (zhaopengyou) is played with 3 decks")
     if config.decks not in (2, 3):
         raise ValueError("decks must be 2 or 3")
     if deals < 1:
@@ -264,7 +354,9 @@ def write_plot(summary: dict[str, Any], path: str | Path) -> None:
 
     ranked = sorted(summary["ratings"].items(), key=lambda kv: -kv[1]["rating"])
     rows = [(label, s["rating"], s["low"], s["high"]) for label, s in ranked]
-    title = f"league ratings, {summary['deals']} deals per pair, seed {summary['seed']}"
+    # the chart's bitmap font is ASCII only: the ruleset by its ASCII name
+    game = "zhaopengyou " if summary.get("ruleset") == "zhaopengyou" else ""
+    title = f"{game}league ratings, {summary['deals']} deals per pair, seed {summary['seed']}"
     Path(path).write_bytes(interval_chart(rows, title))
 
 
@@ -280,7 +372,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="an AI name (see 'hongwu ai list') or module:object; at least twice")
     p.add_argument("--hands", type=int, default=100, metavar="N",
                    help="deals per pair (default 100); each is played in line-ups ABAB and BABA")
-    p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="decks (default 2)")
+    p.add_argument("--decks", type=int, choices=(2, 3), default=None,
+                   help="decks at 红五 (default 2; not with --ruleset zhaopengyou, always 3)")
+    p.add_argument("--ruleset", choices=RULESETS, default="hongwu",
+                   help="hongwu (红五, default: deals won on game points) or zhaopengyou "
+                        "(找朋友: five seats, three decks, deals won on level gain per hand)")
     p.add_argument("--seed", type=int, default=None,
                    help="match seed (default: random, printed; needed to resume)")
     p.add_argument("--jobs", type=int, default=None, metavar="J",
@@ -311,6 +407,12 @@ def run_cli(ns: argparse.Namespace) -> int:
     """Run the league from parsed arguments; prints the table; 0, or 2 on bad input."""
     from .cluster import ClusterError, executor_from_args
 
+    ruleset = getattr(ns, "ruleset", "hongwu")
+    if ruleset == "zhaopengyou" and ns.decks is not None:
+        print("error: --decks does not apply to --ruleset zhaopengyou (找朋友 is always "
+              "played with three decks)", file=sys.stderr)
+        return 2
+    decks = 3 if ruleset == "zhaopengyou" else (ns.decks or 2)
     if ns.seed is None and ns.results:
         print("error: --results needs --seed (a resumed league must replay the same deals)",
               file=sys.stderr)
@@ -321,11 +423,12 @@ def run_cli(ns: argparse.Namespace) -> int:
     options = {"think_ms": ns.think_ms} if ns.think_ms is not None else {}
     if ns.samples is not None:
         options["samples"] = ns.samples
-    config = ArenaConfig(ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed,
+    config = ArenaConfig(ais=tuple(ns.ai), deals=ns.hands, decks=decks, seed=seed,
                          budget_s=ns.budget, options=options,
-                         plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins)
+                         plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
+                         ruleset=ruleset)
     k = len(ns.ai)
-    bar = Progress(ns.hands * k * (k - 1) // 2, enabled=not ns.quiet)
+    bar = Progress(ns.hands * k * (k - 1) // 2, enabled=not ns.quiet, label="league")
     try:
         summary = run_league(config, ns.hands, executor=executor_from_args(ns), jobs=ns.jobs,
                              results_file=ns.results, limit=ns.limit, bootstrap=ns.bootstrap,
@@ -345,4 +448,5 @@ def run_cli(ns: argparse.Namespace) -> int:
 
 
 __all__ = ["run_league", "summarize_league", "format_league", "load_results", "pairs",
-           "deal_outcome", "write_plot", "add_parser", "run_cli"]
+           "deal_outcome", "zpy_deal_outcome", "write_plot", "add_parser", "run_cli",
+           "RULESETS"]

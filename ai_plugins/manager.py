@@ -39,6 +39,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -64,12 +65,22 @@ BUILTIN_PLUGINS: tuple[str, ...] = (
 """Modules of the built-in AIs, registered as plugins like any other (cf. llm's default plugins)."""
 
 
+DATA_ENV = "HONGWU_DATA_DIR"
+"""Environment variable naming the user data folder; the career store (``game.career.store``)
+reads the same one, so one setting moves all of a user's data."""
+
+
 def user_plugin_dir() -> Path:
-    """The per-user drop-in folder: ``ai_plugins`` inside ``platformdirs.user_data_dir("hongwu")``.
+    """The per-user drop-in folder: ``ai_plugins`` inside the user data folder, which is
+    ``$HONGWU_DATA_DIR`` when set (and not empty), else ``platformdirs.user_data_dir("hongwu")``
+    (README "Career", PLUGINS.md "How plugins are found").
 
     The folder may not exist; nothing is created here (``hongwu ai list`` creates it, see
     :func:`ensure_user_plugin_dir`). Returns a :class:`pathlib.Path`.
     """
+    override = os.environ.get(DATA_ENV)
+    if override:
+        return Path(override) / "ai_plugins"
     import platformdirs
 
     return Path(platformdirs.user_data_dir("hongwu")) / "ai_plugins"

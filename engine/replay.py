@@ -164,6 +164,7 @@ def dumps(game: Game, **extra: Any) -> str:
 
 # --- reading ---------------------------------------------------------------------------------
 _REQUIRED = {"format": str, "version": int, "decks": int, "first_bidder": int}
+_ZPY = "zhaopengyou"  # a header with this ruleset is read by engine.replay_zpy (docs/REPLAY.md "找朋友")
 
 
 def _seat(v: Any, n: int, line: int) -> int:
@@ -205,7 +206,8 @@ def parse_action(obj: Any, players: int, line: int) -> Action:
 
 def parse(text: str) -> Replay:
     """Parse replay file text (docs/REPLAY.md). Blank lines are not allowed except at the end.
-    Raises :class:`ReplayError` (with the line) for anything malformed."""
+    Raises :class:`ReplayError` (with the line) for anything malformed. A 找朋友 header
+    (``"ruleset": "zhaopengyou"``) gives an :class:`engine.replay_zpy.ZpyReplay` instead."""
     lines = text.split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
@@ -217,6 +219,12 @@ def parse(text: str) -> Replay:
         raise ReplayError(1, f"the header is not JSON: {exc}") from None
     if not isinstance(header, dict):
         raise ReplayError(1, "the header must be a JSON object")
+    if header.get("ruleset") == _ZPY and header.get("format") == FORMAT and type(header.get("version")) is int:
+        if header["version"] > VERSION:
+            raise ReplayError(1, f"replay version {header['version']} is newer than this program reads ({VERSION})")
+        from engine import replay_zpy
+
+        return replay_zpy.parse_lines(header, lines[1:])
     for name, typ in _REQUIRED.items():
         if type(header.get(name)) is not typ:
             raise ReplayError(1, f"the header needs {name!r} ({typ.__name__})")
@@ -264,6 +272,10 @@ def rerun(replay: Replay) -> Game:
     """Apply every action of ``replay`` to its dealt game; returns the game. Raises
     :class:`ReplayError` naming the first action line the engine refuses, or the last line
     when the hand is not over after the last action."""
+    if type(replay).__name__ == "ZpyReplay":  # 找朋友: engine.replay_zpy
+        from engine import replay_zpy
+
+        return replay_zpy.rerun(replay)
     game = start(replay)
     for i, action in enumerate(replay.actions, start=2):
         try:
@@ -279,6 +291,10 @@ def verify(replay: Replay) -> Game:
     """Re-run ``replay`` and compare with the header's recorded settlement (and dealer, bid,
     trump). Returns the game; raises :class:`ReplayError` (line 1 for a header that does not
     match what the actions give, or the refused action's line)."""
+    if type(replay).__name__ == "ZpyReplay":  # 找朋友: engine.replay_zpy
+        from engine import replay_zpy
+
+        return replay_zpy.verify(replay)
     game = rerun(replay)
     h = replay.header
     got = settlement_dict(game.settlement)
@@ -324,6 +340,10 @@ def frames(replay: Replay) -> list[Frame]:
     """The viewer's steps: frame 0 after the bury, then one frame per finished trick (the
     last one carries the settlement). Index k is "after trick k", so jumping to a trick is
     ``frames(r)[k]`` and forwards/backwards is ±1. Raises :class:`ReplayError` as :func:`rerun`."""
+    if type(replay).__name__ == "ZpyReplay":  # 找朋友: engine.replay_zpy
+        from engine import replay_zpy
+
+        return replay_zpy.frames(replay)
     game = start(replay)
     out: list[Frame] = []
 
@@ -349,6 +369,10 @@ def text_lines(replay: Replay, names: Sequence[str] | None = None) -> list[str]:
     """A plain-text replay: the header, the auction, trump, the kitty, every hand face up, then
     trick by trick (cards per seat, winner, points) and the settlement. ``names`` per seat
     (default: the header's ``seats`` or "seat N")."""
+    if type(replay).__name__ == "ZpyReplay":  # 找朋友: engine.replay_zpy
+        from engine import replay_zpy
+
+        return replay_zpy.text_lines(replay, names)
     fs = frames(replay)
     h = replay.header
     seats = list(names or h.get("seats") or [])

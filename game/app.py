@@ -350,10 +350,13 @@ class App:
             self.hands_done += 1
             if self.scene is not None:
                 self.scene.career = None  # the settlement shows this hand's record only
-            is_zpy = getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False)
-            if self.options.recorder is not None and not is_zpy:
-                self._record(ev.settlement)  # committed before the result line (红五 hands only, for now)
-            if is_zpy:
+            zpy = getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False)
+            if self.options.recorder is not None:  # committed before the result line is printed
+                if zpy:
+                    self._record_zpy()
+                else:
+                    self._record(ev.settlement)
+            if zpy:
                 from engine.zhaopengyou import result_line as zpy_line
 
                 hand = getattr(self.table, "game", None)  # a remote table has only its view (same fields)
@@ -370,6 +373,17 @@ class App:
             self.results.append(line)
             out = self.options.out or sys.stdout
             print(line, file=out, flush=True)
+
+    def _record_zpy(self) -> None:
+        """Record the settled 找朋友 hand of a local match (``Recorder.zpy_hand_finished``, README
+        "Career"); a failure is logged, never fatal."""
+        match = getattr(self.table, "match", None)
+        if match is None:  # a LAN table: the host keeps the match
+            return
+        try:
+            self.options.recorder.zpy_hand_finished(match, list(getattr(self.table, "kinds", []) or []))
+        except Exception:  # e.g. a full disk: the game goes on
+            log.exception("could not record the 找朋友 hand")
 
     def _record(self, settlement: Any) -> None:
         """Record the settled hand for the profile; a failure is reported, never fatal."""
@@ -393,7 +407,8 @@ class App:
         if self.options.hands is not None and self.hands_done >= self.options.hands:
             self.running = False
             return
-        refusal = self.options.recorder.refusal() if self.options.recorder is not None else None
+        zpy = getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False)  # 找朋友 plays no coins
+        refusal = self.options.recorder.refusal() if self.options.recorder is not None and not zpy else None
         if refusal is not None:  # the daily coin cap (RULES.md §12)
             print(f"hongwu play: {refusal.message}", file=sys.stderr, flush=True)
             if self.options.hands is not None:  # a scripted run stops (exit status 4)

@@ -79,7 +79,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return 2
-    return int(func(ns) or 0)
+    try:
+        return int(func(ns) or 0)
+    except BrokenPipeError:
+        # whoever read our output went away (``hongwu records | head``): stop quietly with
+        # the shell's status for SIGPIPE, as Unix tools do, instead of a traceback
+        _quiet_stdout()
+        return BROKEN_PIPE_STATUS
+
+
+BROKEN_PIPE_STATUS = 141
+"""Exit status when standard output is a closed pipe: 128 + SIGPIPE (13), what a shell
+reports for a tool that SIGPIPE stopped."""
+
+
+def _quiet_stdout() -> None:
+    """Point the process's standard output at the null device, so that the interpreter's
+    last flush at exit does not raise again on the closed pipe."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())
+    except (OSError, AttributeError, ValueError):  # pragma: no cover - no real stdout
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

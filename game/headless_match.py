@@ -1,7 +1,10 @@
 """``hongwu play --ruleset zhaopengyou``: 找朋友 matches without a window (AIs only).
 
 There is no 找朋友 table window yet: every seat must be an AI and ``--speed instant`` given;
-otherwise this says so and exits with status 2. It prints one result line per hand
+otherwise this says so and exits with status 2. With ``--profile NAME`` (or a selected
+profile) every finished hand is recorded for that profile, seat 0 (README "Career"); a run
+without ``--seed`` then draws one, so every hand can be replayed. ``--stake`` is refused:
+找朋友 hands carry no coins (RULES.md §12). It prints one result line per hand
 (:func:`engine.zhaopengyou.result_line`); ``--hands N`` stops after N hands, ``--match`` plays
 until the game ends (找朋友 rules §10) or ``--max-hands`` hands, whichever comes first.
 The seats share one :class:`~ai_plugins.faults.FaultLedger` (faults, drops, the summary block
@@ -67,8 +70,8 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play the 找朋友 match asked for by ``hongwu play`` arguments ``ns``; returns the exit
     status: 0 done, 2 for options that need a window or are invalid."""
     out = out or sys.stdout
-    if getattr(ns, "profile", None) or getattr(ns, "stake", 0):
-        print("hongwu play: --profile and --stake record 红五 hands; 找朋友 hands are not recorded yet",
+    if getattr(ns, "stake", 0):
+        print("hongwu play: 找朋友 hands carry no coins (RULES.md §12): --stake is for 红五",
               file=sys.stderr)
         return 2
     if getattr(ns, "rule", None):
@@ -96,8 +99,6 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
         print("hongwu play: --max-hands must be at least 1", file=sys.stderr)
         return 2
     from ai_plugins.manager import AIManager, report_problems
-    from ai_plugins.matches import play_match
-    from ai_plugins.runner import make_player
 
     manager = AIManager(plugin_dirs=list(ns.plugin_dir), ai_specs=list(ns.ai), user_dir=not ns.no_user_plugins)
     report_problems(manager.problems)
@@ -111,8 +112,32 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
         for line in errors:
             print(f"hongwu play: error: {line}", file=sys.stderr)
         return 2
-    from ai_plugins.faults import FaultLedger
+    recorder = None
+    if hasattr(ns, "profile"):  # --profile NAME, or the selected profile (hongwu profile use)
+        from game.career.cli import recorder_for_play
 
+        recorder, message, code = recorder_for_play(ns)
+        if message:
+            print(f"hongwu play: {message}", file=sys.stderr)
+            return code
+    try:
+        return _play(ns, ruleset, seats, max_hands, manager, recorder, out)
+    finally:
+        if recorder is not None:
+            recorder.store.close()
+
+
+def _play(ns: argparse.Namespace, ruleset, seats: list[str], max_hands: int, manager, recorder, out: TextIO) -> int:
+    """Play the match; with ``recorder`` (a :class:`game.career.Recorder`) every finished hand
+    is recorded for its profile (seat 0) before its result line is printed (README "Career")."""
+    from ai_plugins.matches import play_match
+    from ai_plugins.faults import FaultLedger
+    from ai_plugins.runner import make_player
+
+    if recorder is not None and ns.seed is None:  # a replay deals again from the seed
+        import random
+
+        ns.seed = random.SystemRandom().getrandbits(40)
     base = ns.seed if ns.seed is not None else None
     ledger = FaultLedger()  # one per match: an AI dropped for one seat is dropped for all
     players = [make_player(manager, kind, seat, ns.ai_budget,
@@ -130,6 +155,8 @@ def run(ns: argparse.Namespace, out: TextIO | None = None) -> int:
     def report(hand) -> None:
         from engine.zhaopengyou import result_line
 
+        if recorder is not None:
+            recorder.zpy_hand_finished(match, list(seats))
         print(result_line(hand), file=out, flush=True)
 
     from game.table import report_faults

@@ -33,7 +33,7 @@ def _documented_signatures(text: str) -> dict[str, list[ast.FunctionDef]]:
     found: dict[str, list[ast.FunctionDef]] = {}
     for block in _python_blocks(_section(text, "Hook reference")):
         for line in block.splitlines():
-            if line.startswith("def "):
+            if line.startswith("def ") and " -> " in line:  # a signature, not an example's def
                 tree = ast.parse(line.rstrip(":") + ": ...")
                 fn = tree.body[0]
                 assert isinstance(fn, ast.FunctionDef)

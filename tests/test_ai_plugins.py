@@ -271,3 +271,27 @@ def test_ai_list_creates_the_user_plugin_folder(tmp_path, monkeypatch, capsys):
     assert hongwu_main(["ai", "list"]) == 0
     out = capsys.readouterr().out
     assert f"user plugin folder: {folder}\n" in out  # already there: nothing more said
+
+
+def test_the_user_plugin_folder_follows_hongwu_data_dir(tmp_path, monkeypatch, capsys):
+    """$HONGWU_DATA_DIR moves the drop-in folder with the career file (README "Career"):
+    ``hongwu ai list`` names and creates ``$HONGWU_DATA_DIR/ai_plugins``, and a file put
+    there is discovered."""
+    from ai_plugins.manager import AIManager, user_plugin_dir
+
+    data = tmp_path / "data"
+    monkeypatch.setenv("HONGWU_DATA_DIR", str(data))
+    folder = data / "ai_plugins"
+    assert user_plugin_dir() == folder
+    assert hongwu_main(["ai", "list"]) == 0
+    assert f"user plugin folder: {folder} (created)" in capsys.readouterr().out
+    (folder / "solo.py").write_text(
+        "from ai_plugins import hookimpl\n\n"
+        "class Solo:\n    def __init__(self, settings):\n        pass\n\n"
+        "@hookimpl\ndef register_ais(register):\n    register('solo', Solo, '0.3')\n",
+        encoding="utf-8")
+    manager = AIManager(entry_points=False)
+    assert manager.problems == []
+    assert manager.get("solo").version == "0.3"
+    monkeypatch.delenv("HONGWU_DATA_DIR")
+    assert user_plugin_dir() != folder

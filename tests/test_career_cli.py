@@ -61,6 +61,11 @@ def test_five_demo_hands_in_two_runs(env, tmp_path):
     st = json.loads(hongwu(env, "stats", "--profile", "Ann", "--json", "--plot", str(tmp_path / "p.png")).stdout)
     assert st["hands"] == 5 and st["series"][-1] == sum(gained)
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+    # the text names the hand that reached each title (README "Statistics")
+    text = hongwu(env, "stats", "--profile", "Ann").stdout
+    wanted = ", ".join(t["title"] if t["record_id"] is None else f"{t['title']} (#{t['record_id']})"
+                       for t in st["titles"])
+    assert f"titles reached: {wanted}\n" in text
     # the selected profile is the default of play / records / show
     hongwu(env, "profile", "use", "Ann")
     demo(env, "--seed", "7")
@@ -177,3 +182,10 @@ def test_nothing_lost_on_kill_9(env):
     assert printed_total >= 10
     p = hongwu(env, "profile", "show", "Ed", "--json")
     assert p.stderr == "" and json.loads(p.stdout)["hands"] >= printed_total
+
+
+def test_the_stats_text_names_the_record_that_reached_a_title():
+    from game.career.cli import _title_reached
+
+    assert _title_reached({"title": "穿鞋", "record_id": 2}) == "穿鞋 (#2)"
+    assert _title_reached({"title": "赤脚", "record_id": None}) == "赤脚"

@@ -369,3 +369,22 @@ def test_a_won_game_offers_a_new_match():
     assert new is not table and new.match.hand_no == 1 and new.levels() == (2,) * 5
     assert new.zpy_options == {"game_end": "reach_a"}
     app.close()
+
+
+def test_a_zpy_hand_in_the_window_is_recorded(tmp_path, monkeypatch):
+    """With a career recorder the settled 找朋友 hand is recorded (once) for the profile."""
+    from game import settings as settings_mod
+
+    monkeypatch.setenv(settings_mod.CONFIG_ENV, str(tmp_path))
+    seen = []
+
+    class Rec:
+        def zpy_hand_finished(self, match, seats=None, match_id=None):
+            seen.append((match.hand.hand_no, tuple(seats), match.hand.settlement is not None))
+
+    table = zpy_table(seed=2)
+    app = make_app(seats=["human"] + ["first"] * 4, table=table, hands=None, size=(800, 480))
+    app.options.recorder = Rec()
+    drive_zpy_hand(app)
+    assert seen == [(1, ("human", "first", "first", "first", "first"), True)]
+    app.close()

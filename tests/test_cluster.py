@@ -163,6 +163,16 @@ def test_league_on_cluster_equals_local_run(cluster, tmp_path):
     assert remote == local and local["complete"]
 
 
+def test_zpy_league_on_cluster_equals_local_run(cluster, tmp_path):
+    c, _client = cluster
+    config = _config(ais=("basic", "random"), seed=9, decks=3, ruleset="zhaopengyou")
+    local = run_league(config, 2, jobs=1, bootstrap=20)
+    remote = run_league(config, 2, executor=_executor(c), bootstrap=20,
+                        results_file=tmp_path / "zpy.jsonl")
+    assert remote == local and local["complete"] and local["ruleset"] == "zhaopengyou"
+    assert all(s["mean_level_gain"] is not None for s in local["ratings"].values())
+
+
 def test_scheduler_without_dask_says_how_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
     code = hongwu_main(["arena", "--ai", "basic", "--ai", "random", "--hands", "1",

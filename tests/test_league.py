@@ -95,6 +95,8 @@ def test_cli_league_table_json_and_plot(tmp_path, capsys):
                         "--json", str(out_json), "--plot", str(plot)])
     out, err = capsys.readouterr()
     assert code == 0, err
+    progress = [line for line in err.splitlines() if " deals (" in line]
+    assert progress and all(line.startswith("league: ") for line in progress), err  # not "arena:"
     data = json.loads(out_json.read_text())
     assert data["complete"] and data["deals"] == 2 and data["seed"] == 5
     assert set(data["ratings"]) == {"basic", "random", "first"}
@@ -146,3 +148,65 @@ def test_deal_outcome():
     assert deal_outcome(rows) == 1.0
     assert deal_outcome([rows[1], rows[0]]) == 1.0
     assert deal_outcome([SeatResult(0, 0, 0, True, 80, 0, 0), SeatResult(1, 1, 0, False, 80, 0, 0)]) == 0.5
+
+
+# --- 找朋友 (--ruleset zhaopengyou) ---------------------------------------------------------
+
+def test_zpy_deal_outcome_compares_mean_level_gain():
+    from ai_plugins.arena_zpy import ZpySeatResult
+    from ai_plugins.league import zpy_deal_outcome
+
+    def row(ai, gain):
+        return ZpySeatResult(ai, 0, gain, False, False, gain > 0, 0, 0)
+
+    # A: 3 hands, mean 1; B: 2 hands, mean 1.5 -> B wins although A gained more in total
+    rows = [row(0, 1), row(0, 1), row(0, 1), row(1, 3), row(1, 0)]
+    assert zpy_deal_outcome(rows) == 0.0
+    assert zpy_deal_outcome([row(0, 2), row(1, 1)]) == 1.0
+    assert zpy_deal_outcome([row(0, 2), row(1, 2), row(0, 0), row(1, 0)]) == 0.5
+    with pytest.raises(ValueError):
+        zpy_deal_outcome([row(0, 1)])
+
+
+def test_cli_zpy_league_table_json_plot_and_refusals(tmp_path, capsys):
+    out_json, plot = tmp_path / "zpy.json", tmp_path / "zpy.png"
+    code = hongwu_main(["league", "--ruleset", "zhaopengyou", "--ai", "basic", "--ai", "random",
+                        "--hands", "2", "--seed", "4", "--jobs", "1", "--no-user-plugins",
+                        "--quiet", "--bootstrap", "20", "--json", str(out_json),
+                        "--plot", str(plot)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    data = json.loads(out_json.read_text())
+    assert data["ruleset"] == "zhaopengyou" and data["decks"] == 3 and data["complete"]
+    assert "levels/hand (95% CI)" in out and out.startswith("league (找朋友)")
+    (pair,) = data["pairs"]
+    assert pair["deals"] == 2 and pair["a_won"] + pair["b_won"] + pair["tied"] == 2
+    for label, side in (("basic", "a"), ("random", "b")):
+        s = data["ratings"][label]
+        assert "mean_game_points" not in s and s["ci95"] is not None and s["ci95"] >= 0
+        # two AIs: every deal has 25 seat-hands of each, so the AI's mean is its pair's
+        assert s["mean_level_gain"] == pytest.approx(pair[f"{side}_mean_level_gain"])
+        assert f"{s['mean_level_gain']:.3f} ± {s['ci95']:.3f}" in out
+    assert _png_size(plot.read_bytes())[0] > 100
+    # options that do not apply, and the ruleset check of run_league itself
+    assert hongwu_main(["league", "--ruleset", "zhaopengyou", "--decks", "2", "--ai", "basic",
+                        "--ai", "random", "--hands", "1", "--no-user-plugins"]) == 2
+    assert "--decks does not apply" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="3 decks"):
+        run_league(_config(ais=("basic", "random"), ruleset="zhaopengyou"), 1, jobs=1)
+    with pytest.raises(ValueError, match="unknown ruleset"):
+        run_league(_config(ais=("basic", "random"), ruleset="shengji"), 1, jobs=1)
+
+
+def test_zpy_league_resumes_and_refuses_a_hongwu_file(tmp_path):
+    config = _config(ais=("basic", "random"), seed=6, decks=3, ruleset="zhaopengyou")
+    fresh = run_league(config, 2, jobs=1, bootstrap=20)
+    results = tmp_path / "zpy.jsonl"
+    part = run_league(config, 2, jobs=1, bootstrap=20, results_file=results, limit=1)
+    assert not part["complete"]
+    assert '"ruleset": "zhaopengyou"' in results.read_text().splitlines()[0]
+    done = run_league(config, 2, jobs=1, bootstrap=20, results_file=results)
+    assert done == fresh and done["complete"]
+    with pytest.raises(ValueError, match="ruleset"):  # same AIs and seed, but 红五
+        run_league(_config(ais=("basic", "random"), seed=6, decks=3), 2, jobs=1,
+                   results_file=results)

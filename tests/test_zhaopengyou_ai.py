@@ -308,12 +308,9 @@ def test_the_plugins_md_example_plays_zhaopengyou(tmp_path):
 
     text = (ROOT / "PLUGINS.md").read_text(encoding="utf-8")
     block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "class FriendlyAI" in b)
-    write_plugin(tmp_path, "friendly", block + '''
-@hookimpl
-def register_ais(register):
-    register("friendly", lambda settings: FriendlyAI())
-''')
+    (tmp_path / "friendly.py").write_text(block, encoding="utf-8")  # the file as printed
     manager = manager_for(tmp_path)
+    assert manager.problems == [] and manager.get("friendly").version == "0.1"
     match = ZpyMatch(seed=2, max_hands=2)
     players = _players(manager, ["friendly"] * 5)
     play_match(match, players)

@@ -9,10 +9,13 @@ The client's entry points (all take an open :class:`Store`; ``open_store()`` ope
   ``store.current_profile()``, ``store.set_avatar(name, avatar)``; :data:`AVATARS`;
 - titles: :func:`profile_summary` (title, next title, progress), ``engine.titles.promotions``;
 - coins: :func:`start_refusal` (the daily cap), :class:`Recorder` (records hands);
-- records and statistics: ``store.records(profile_id, last=None)``, :func:`stats`;
+- records and statistics: ``store.records(profile_id, last=None, ruleset=None)``, :func:`stats`;
 - the chart: :func:`draw_points_chart(surface, rect, series, font=..., title=...)`;
-- replays: :func:`load_replay` (record id or file) -> ``engine.replay.Replay``, then
-  ``engine.replay.frames(replay)`` to step trick by trick.
+- replays: :func:`load_replay` (record id or file) -> ``engine.replay.Replay`` (红五) or
+  ``engine.replay_zpy.ZpyReplay`` (找朋友), then ``engine.replay.frames(replay)`` to step
+  trick by trick;
+- 找朋友: ``Recorder.zpy_hand_finished(match, seats)``, ``store.zpy_hands(profile_id,
+  match_id=None)``, :func:`zpy_stats`, :func:`draw_levels_chart` (docs/CAREER_API.md "找朋友").
 """
 from __future__ import annotations
 
@@ -24,11 +27,12 @@ from engine.scoring import title_for
 from engine.titles import next_title, promotions
 
 from game.career.coins_day import StartRefusal, local_day, next_midnight, start_refusal
-from game.career.recorder import Recorded, Recorder
+from game.career.recorder import Recorded, Recorder, ZpyRecorded, new_match_id
 from game.career.stats import Stats, stats
 from game.career.store import (
-    AVATARS, SCHEMA_VERSION, CareerError, Profile, Record, Store, data_dir, db_path,
+    AVATARS, SCHEMA_VERSION, CareerError, Profile, Record, Store, ZpyHandRecord, data_dir, db_path,
 )
+from game.career.zpy_stats import ZpyStats, zpy_stats
 
 
 def open_store(path: Path | str | None = None) -> Store:
@@ -70,6 +74,13 @@ def draw_points_chart(surface: Any, rect: Any, series: Any, **kw: Any) -> Any:
     return draw(surface, rect, series, **kw)
 
 
+def draw_levels_chart(surface: Any, rect: Any, series_per_seat: Any, **kw: Any) -> Any:
+    """See :func:`game.career.chart.draw_levels_chart` (imports pygame)."""
+    from game.career.chart import draw_levels_chart as draw
+
+    return draw(surface, rect, series_per_seat, **kw)
+
+
 def save_points_chart(path: str, series: Any, **kw: Any) -> None:
     """See :func:`game.career.chart.save_points_chart` (imports pygame)."""
     from game.career.chart import save_points_chart as save
@@ -81,5 +92,5 @@ __all__ = [
     "AVATARS", "SCHEMA_VERSION", "CareerError", "Profile", "Record", "Recorded", "Recorder", "StartRefusal",
     "Stats", "Store", "data_dir", "db_path", "draw_points_chart", "load_replay", "local_day", "next_midnight",
     "next_title", "open_store", "profile_summary", "promotions", "save_points_chart", "start_refusal", "stats",
-    "title_for",
+    "title_for", "ZpyHandRecord", "ZpyRecorded", "ZpyStats", "draw_levels_chart", "new_match_id", "zpy_stats",
 ]

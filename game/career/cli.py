@@ -121,6 +121,8 @@ def add_records_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--profile", default=None, help="default: the selected profile")
     p.add_argument("--last", type=int, default=None, metavar="N", help="only the newest N hands")
     p.add_argument("--json", action="store_true", help="one JSON list")
+    p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default=None,
+                   help="only this game's hands (default: both)")
     p.set_defaults(func=run_records)
     return p
 
@@ -132,11 +134,15 @@ def run_records(ns: argparse.Namespace) -> int:
     store = _open("records")
     try:
         p = _profile_of(store, ns.profile, "records")
-        recs = store.records(p.id, ns.last)
+        recs = store.records(p.id, ns.last, getattr(ns, "ruleset", None))
+        zpy = {z.record_id: z for z in store.zpy_hands(p.id)} if any(r.ruleset == "zhaopengyou" for r in recs) else {}
         if ns.json:
-            print(json.dumps([r.as_dict() for r in recs], ensure_ascii=False))
+            print(json.dumps([_record_dict(r, zpy) for r in recs], ensure_ascii=False))
             return 0
         for r in recs:
+            if r.id in zpy:
+                print(_zpy_line(r, zpy[r.id]))
+                continue
             gp = ",".join(f"{g:+d}" for g in r.game_points)
             coins = f" coins {r.my_coins:+,}" if r.stake else ""
             print(f"#{r.id} {_when(r.time)} dealer seat {r.dealer} ({r.seats[r.dealer]}) bid {r.bid} trump {r.trump} "
@@ -151,21 +157,58 @@ def run_records(ns: argparse.Namespace) -> int:
         store.close()
 
 
+def _record_dict(r: Any, zpy: dict) -> dict:
+    """A record's JSON form; a 找朋友 record also carries its ``zpy_hands`` fields."""
+    d = r.as_dict()
+    if r.id in zpy:
+        d.update({k: v for k, v in zpy[r.id].as_dict().items() if k not in ("record_id",)})
+    return d
+
+
+def _zpy_line(r: Any, z: Any) -> str:
+    """One ``hongwu records`` line of a 找朋友 hand."""
+    from engine.zhaopengyou import LEVEL_NAMES
+
+    lv = lambda vs: " ".join(LEVEL_NAMES[v] for v in vs)  # noqa: E731
+    friend = "alone" if z.alone or z.friend is None else f"seat {z.friend}"
+    return (f"#{r.id} {_when(r.time)} 找朋友 match {z.match_id} hand {z.hand_no}: dealer seat {z.dealer} "
+            f"({r.seats[z.dealer]}), friend {friend} ({z.friend_call}), trump {z.trump}, level "
+            f"{LEVEL_NAMES[z.level]}, catchers {z.catcher_points}, {z.winner} win, levels {lv(z.levels_before)} -> "
+            f"{lv(z.levels_after)}, you {z.my_gain:+d} level(s)")
+
+
 # --- stats ---------------------------------------------------------------------------------
 def add_stats_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``hongwu stats [--profile NAME] [--json] [--plot FILE.png]``."""
     p = sub.add_parser("stats", help="a profile's statistics (and a chart of its game points)")
     p.add_argument("--profile", default=None, help="default: the selected profile")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--plot", default=None, metavar="FILE.png", help="also draw game points over time as PNG")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help="also draw game points over time (找朋友: the match's levels per seat) as PNG")
+    p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
+                   help="which game's statistics (default hongwu)")
+    p.add_argument("--match", default=None, metavar="ID",
+                   help="找朋友: the match whose level history is charted (default: the latest)")
     p.set_defaults(func=run_stats)
     return p
+
+
+def _title_reached(title: dict) -> str:
+    """One entry of ``stats``' titles line: the title and the record that reached it,
+    ``穿鞋 (#2)``; the first title, held from the start, has no record."""
+    rid = title.get("record_id")
+    return title["title"] if rid is None else f"{title['title']} (#{rid})"
 
 
 def run_stats(ns: argparse.Namespace) -> int:
     """Run ``hongwu stats``; returns the exit code."""
     from game.career import CareerError, stats
 
+    if getattr(ns, "ruleset", "hongwu") == "zhaopengyou":
+        return run_zpy_stats(ns)
+    if getattr(ns, "match", None):
+        print("hongwu stats: --match is for --ruleset zhaopengyou", file=sys.stderr)
+        return EXIT_BAD
     store = _open("stats")
     try:
         p = _profile_of(store, ns.profile, "stats")
@@ -196,7 +239,54 @@ def run_stats(ns: argparse.Namespace) -> int:
     for label, h in (("best", st.best), ("worst", st.worst)):
         print(f"{label} hand: " + (f"#{h['id']} {h['game_points']:+d} game points" if h else "-"))
     print(f"red fives captured: {st.red_fives_won}, lost: {st.red_fives_lost}\ncoins: {st.coins:+,}\n"
-          f"points: {st.points}\ntitles reached: " + ", ".join(t["title"] for t in st.titles))
+          f"points: {st.points}\ntitles reached: " + ", ".join(_title_reached(t) for t in st.titles))
+    if ns.plot:
+        print(f"chart written to {ns.plot}")
+    return 0
+
+
+def run_zpy_stats(ns: argparse.Namespace) -> int:
+    """Run ``hongwu stats --ruleset zhaopengyou [--match ID] [--json] [--plot FILE]``."""
+    from engine.zhaopengyou import LEVEL_NAMES
+    from game.career import CareerError, zpy_stats
+
+    store = _open("stats")
+    try:
+        p = _profile_of(store, ns.profile, "stats")
+        st = zpy_stats(store, p.name, ns.match)
+        me = store.zpy_hands(p.id, st.match_id)[0].seat if st.match_id else None
+    except CareerError as exc:
+        print(f"hongwu stats: {exc}", file=sys.stderr)
+        return EXIT_BAD
+    finally:
+        store.close()
+    if ns.plot:
+        from game.career.chart import save_levels_chart
+
+        try:
+            save_levels_chart(ns.plot, st.levels, title=f"{st.profile}: Finding Friends match {st.match_id or '-'}, levels per seat",
+                              labels=st.match_seats or None, highlight=me)
+        except Exception as exc:  # pygame.error or OSError: say so, no traceback
+            print(f"hongwu stats: cannot write {ns.plot}: {exc}", file=sys.stderr)
+            return EXIT_BAD
+    if ns.json:
+        print(json.dumps(st.as_dict(), ensure_ascii=False))
+        return 0
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{x:.0%}"
+
+    mean = "-" if st.mean_catcher_points is None else f"{st.mean_catcher_points:.1f}"
+    print(f"profile: {st.profile} (找朋友)\nhands: {st.hands} in {st.matches} match(es)\n"
+          f"dealer: {st.dealer_hands} ({pct(st.dealer_rate)})\nfriend: {st.friend_hands} ({pct(st.friend_rate)})\n"
+          f"on the dealer's side: {st.dealer_side_hands}, won {st.dealer_side_wins} "
+          f"({pct(st.dealer_side_win_rate)})\nas a catcher: {st.catcher_hands}, won {st.catcher_wins}\n"
+          f"mean catchers' points: {mean}\nlevels gained: {st.levels_gained}\ngames won: {st.games_won}")
+    if st.match_id:
+        print(f"match {st.match_id}: hands {st.match_hands[0]}..{st.match_hands[-1]}")
+        for s, series in enumerate(st.levels):
+            name = st.match_seats[s] if s < len(st.match_seats) else f"seat {s}"
+            print(f"  seat {s} ({name}): " + " ".join(LEVEL_NAMES[v] for v in series))
     if ns.plot:
         print(f"chart written to {ns.plot}")
     return 0

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from engine import replay
+from engine import replay, replay_zpy
 from engine.coins import clamp_coins, raw_change
 from engine.titles import promotions
 
@@ -27,6 +27,28 @@ class Recorded:
     points_after: int
     coins: int
     promotions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ZpyRecorded:
+    """What one recorded 找朋友 hand did: ``record_id``; ``match_id``; ``hand_no``;
+    ``levels_before`` / ``levels_after`` (per seat); ``my_gain`` (the profile's levels
+    gained). 找朋友 hands add no game points and no coins (RULES.md §11, §12)."""
+
+    record_id: int
+    match_id: str
+    hand_no: int
+    levels_before: tuple[int, ...]
+    levels_after: tuple[int, ...]
+    my_gain: int
+
+
+def new_match_id(clock: Any = time.time) -> str:
+    """A fresh match id: the start time and a random tail, e.g. ``"20261201T150102-3f9a1c"``
+    (hands of one 找朋友 match share it; sorts by start time)."""
+    import secrets
+
+    return time.strftime("%Y%m%dT%H%M%S", time.localtime(clock())) + "-" + secrets.token_hex(3)
 
 
 class Recorder:
@@ -50,6 +72,9 @@ class Recorder:
         self.clock = clock
         self.last: Recorded | None = None
         self._last_game: Any = None  # the game recorded last (kept, so it is never recorded twice)
+        self._zpy_last: Any = None  # the 找朋友 hand recorded last
+        self._zpy_match: tuple[Any, str] | None = None  # (the match object, its id)
+        self.last_zpy: ZpyRecorded | None = None
 
     def refusal(self) -> StartRefusal | None:
         """None when the profile may start the next hand, else why not and until when."""
@@ -135,3 +160,48 @@ class Recorder:
         after = before + s.game_points[me]
         self.last = Recorded(rid, before, after, coins[me], tuple(promotions(before, after)))
         return self.last
+
+    # -- 找朋友 ----------------------------------------------------------------------------
+    def zpy_hand_finished(self, match: Any, seats: list[str] | None = None,
+                          match_id: str | None = None) -> ZpyRecorded | None:
+        """Record the settled current hand of 找朋友 ``match`` (an :class:`engine.match.ZpyMatch`,
+        before or after its ``finish_hand()``, before ``next_hand()``), the profile at
+        :attr:`seat`; ``seats`` names per seat (default "seat N"; the profile's is put in).
+        ``match_id``: default one id per match object (:func:`new_match_id`, made on its
+        first hand), so the hands of a match group together. Returns what it did, or None
+        when the hand is not settled or was recorded already. Commits before returning.
+        Raises ValueError for a seed-less hand that was redealt (cannot be replayed)."""
+        hand = match.hand
+        if hand.settlement is None or hand is self._zpy_last:
+            return None
+        if match_id is None:
+            if self._zpy_match is None or self._zpy_match[0] is not match:
+                self._zpy_match = (match, new_match_id(self.clock))
+            match_id = self._zpy_match[1]
+        self._zpy_last = hand
+        return self.record_zpy_hand(hand, seats, match_id)
+
+    def record_zpy_hand(self, hand: Any, seats: list[str] | None, match_id: str) -> ZpyRecorded:
+        """Record a settled 找朋友 ``hand`` (:class:`engine.zhaopengyou.ZpyHand`) of match
+        ``match_id`` with seat names ``seats``. Raises ValueError when it is not settled."""
+        st = hand.settlement
+        if st is None:
+            raise ValueError("only a settled hand can be recorded")
+        n = hand.ruleset.players
+        names = [str(x) for x in (seats or [])][:n] + [f"seat {i}" for i in range(len(seats or []), n)]
+        me = self.seat
+        names[me] = self.profile.name
+        now = self.clock()
+        when = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(now))
+        text = replay_zpy.dumps(hand, seats=names, time=when, seat=me, match_id=str(match_id))
+        card, nth = hand.friend_call
+        rid = self.store.add_zpy_record(self.profile.id, {
+            "time": now, "day": local_day(now), "options": replay_zpy.options_dict(hand.ruleset), "seed": hand.seed,
+            "seats": names, "seat": me, "dealer": hand.dealer, "trump": hand.trump, "match_id": str(match_id),
+            "hand_no": hand.hand_no, "friend": hand.friend, "alone": st.alone, "friend_call": f"{card}/{nth}",
+            "level": hand.level, "catcher_points": st.catcher_points, "winner": st.winner,
+            "dealer_side": st.dealer_side, "levels_before": hand.levels, "levels_after": st.levels,
+            "game_over": st.game_over, "game_winners": st.game_winners, "replay": text})
+        self.last_zpy = ZpyRecorded(rid, str(match_id), hand.hand_no, tuple(hand.levels), tuple(st.levels),
+                                    st.levels[me] - hand.levels[me])
+        return self.last_zpy

@@ -62,7 +62,8 @@ def stats(store: Any, profile_name: str, series_max: int | None = None) -> Stats
     hands = p.hands
 
     def one(order: str) -> dict | None:
-        r = c.execute(f"SELECT id, my_points, time FROM records WHERE profile_id = ? ORDER BY my_points {order}"
+        r = c.execute(f"SELECT id, my_points, time FROM records WHERE profile_id = ? AND ruleset != 'zhaopengyou'"
+                      f" ORDER BY my_points {order}"
                       " LIMIT 1", (p.id,)).fetchone()
         return {"id": r[0], "game_points": r[1], "time": r[2]} if r else None
 
@@ -73,11 +74,13 @@ def stats(store: Any, profile_name: str, series_max: int | None = None) -> Stats
                        "time": t})
     step = max(1, -(-hands // series_max)) if series_max else 1
     if step == 1:
-        series = [r[0] for r in c.execute("SELECT total_after FROM records WHERE profile_id = ? ORDER BY id", (p.id,))]
+        series = [r[0] for r in c.execute("SELECT total_after FROM records WHERE profile_id = ? AND ruleset != 'zhaopengyou'"
+                                          " ORDER BY id", (p.id,))]
     else:
-        last = c.execute("SELECT max(id) FROM records WHERE profile_id = ?", (p.id,)).fetchone()[0]
+        last = c.execute("SELECT max(id) FROM records WHERE profile_id = ? AND ruleset != 'zhaopengyou'",
+                         (p.id,)).fetchone()[0]
         series = [r[0] for r in c.execute("SELECT total_after FROM records WHERE profile_id = ? AND"
-                                          " (id % ? = 0 OR id = ?) ORDER BY id", (p.id, step, last))]
+                                          " ruleset != 'zhaopengyou' AND (id % ? = 0 OR id = ?) ORDER BY id", (p.id, step, last))]
     return Stats(p.name, hands, dh, dh / hands if hands else 0.0, dw, dw / dh if dh else None,
                  dbs / dh if dh else None, bs / hands if hands else None, one("DESC"), one("ASC"), rw, rl, coins,
                  p.points, titles, series)

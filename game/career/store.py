@@ -67,14 +67,14 @@ REBUILD_TOTALS = """
     DELETE FROM profile_totals;
     INSERT INTO profile_totals SELECT profile_id, total(dealer = seat), total(dealer = seat AND dealer_final > 0),
         total(CASE WHEN dealer = seat THEN bid ELSE 0 END), total(bid), total(red_fives_won), total(red_fives_lost),
-        total(my_coins) FROM records GROUP BY profile_id;
+        total(my_coins) FROM records WHERE ruleset != 'zhaopengyou' GROUP BY profile_id;
     DELETE FROM titles_reached;
     """ + "".join(
     f"""INSERT INTO titles_reached SELECT r.profile_id, {k}, r.id, r.time FROM (SELECT min(id) AS first
-    FROM records WHERE total_after >= {t} GROUP BY profile_id) f JOIN records r ON r.id = f.first;
+    FROM records WHERE total_after >= {t} AND ruleset != 'zhaopengyou' GROUP BY profile_id) f JOIN records r ON r.id = f.first;
     """ for k, (t, _zh, _en) in enumerate(TITLES) if k)
-"""SQL that recomputes ``profile_totals`` and ``titles_reached`` from the records (used by the
-v2 migration and :meth:`Store.rebuild_totals`)."""
+"""SQL that recomputes ``profile_totals`` and ``titles_reached`` from the 红五 records (used by the
+v2 migration and :meth:`Store.rebuild_totals`; 找朋友 rows carry no game points)."""
 
 MIGRATIONS: tuple[str, ...] = (
     # v1: profiles and records
@@ -148,6 +148,29 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (profile_id, title)
     ) WITHOUT ROWID;
     """ + REBUILD_TOTALS,
+    # v3 (zhaopengyou career): the 找朋友 side of a record (its row in ``records`` has ruleset
+    # 'zhaopengyou', no game points and no coins; the replay is in ``replays`` as for 红五)
+    """
+    CREATE TABLE zpy_hands (
+        record_id INTEGER PRIMARY KEY REFERENCES records(id) ON DELETE CASCADE,
+        profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        match_id TEXT NOT NULL,
+        hand_no INTEGER NOT NULL,
+        friend INTEGER,
+        alone INTEGER NOT NULL,
+        friend_call TEXT NOT NULL,
+        level INTEGER NOT NULL,
+        catcher_points INTEGER NOT NULL,
+        winner TEXT NOT NULL,
+        dealer_side TEXT NOT NULL,
+        levels_before TEXT NOT NULL,
+        levels_after TEXT NOT NULL,
+        my_gain INTEGER NOT NULL,
+        game_over INTEGER NOT NULL,
+        game_winners TEXT NOT NULL
+    );
+    CREATE INDEX zpy_hands_match ON zpy_hands(profile_id, match_id, hand_no);
+    """,
 )
 """Schema steps: ``MIGRATIONS[k]`` takes ``user_version`` k to k+1 (append, never edit)."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -197,7 +220,10 @@ class Record:
     ``bid``; ``trump``; ``points`` (card points the dealer took, kitty included when it
     counted); ``dealer_final``; ``game_points`` and ``coins`` (per seat); ``stake``;
     ``my_points``/``my_coins`` (the profile's); ``total_after`` (its accumulated points after
-    the hand); ``red_fives_won``/``red_fives_lost`` (captures by / from the profile's seat)."""
+    the hand); ``red_fives_won``/``red_fives_lost`` (captures by / from the profile's seat).
+    A 找朋友 row (``ruleset`` "zhaopengyou", schema v3) has bid 0, no game points or coins,
+    ``points`` = the catchers' points, ``dealer_final`` = the profile's levels gained and
+    ``trump`` "NT" for no-trump; the rest is in :meth:`Store.zpy_hands`."""
 
     id: int
     time: float
@@ -243,6 +269,61 @@ def _record(row: Sequence[Any]) -> Record:
 
 
 _PROFILE_COLUMNS = "id, name, avatar, points, coins, hands, created, last_played"
+
+
+@dataclass(frozen=True)
+class ZpyHandRecord:
+    """One finished 找朋友 hand of a profile (schema v3): ``record_id`` (also its replay's id),
+    ``time``, ``seats`` (names, seat 0 first), ``seat`` (the profile's), ``match_id`` (hands of
+    one match share it), ``hand_no``, ``dealer``, ``friend`` (seat, None when the dealer played
+    alone), ``alone``, ``friend_call`` ("AS/1": card / nth), ``trump`` (suit letter or "NT"),
+    ``level`` (the rank played), ``catcher_points``, ``winner`` ("dealer" or "catchers"),
+    ``dealer_side`` (seats), ``levels_before`` / ``levels_after`` (per seat, ranks 2..14),
+    ``my_gain`` (the profile's levels gained), ``game_over``, ``game_winners``."""
+
+    record_id: int
+    time: float
+    seats: tuple[str, ...]
+    seat: int
+    match_id: str
+    hand_no: int
+    dealer: int
+    friend: int | None
+    alone: bool
+    friend_call: str
+    trump: str
+    level: int
+    catcher_points: int
+    winner: str
+    dealer_side: tuple[int, ...]
+    levels_before: tuple[int, ...]
+    levels_after: tuple[int, ...]
+    my_gain: int
+    game_over: bool
+    game_winners: tuple[int, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain form (``hongwu records --ruleset zhaopengyou --json``)."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                d[k] = list(v)
+        return d
+
+
+ZPY_COLUMNS = ("z.record_id, r.time, r.seats, r.seat, z.match_id, z.hand_no, r.dealer, z.friend, z.alone,"
+               " z.friend_call, r.trump, z.level, z.catcher_points, z.winner, z.dealer_side, z.levels_before,"
+               " z.levels_after, z.my_gain, z.game_over, z.game_winners")
+
+
+def _zpy(row: Sequence[Any]) -> ZpyHandRecord:
+    r = list(row)
+    r[2] = tuple(json.loads(r[2]))
+    r[8] = bool(r[8])
+    for k in (14, 15, 16, 19):
+        r[k] = tuple(json.loads(r[k]))
+    r[18] = bool(r[18])
+    return ZpyHandRecord(*r)
 
 
 # --- the store ------------------------------------------------------------------------------
@@ -446,15 +527,18 @@ class Store:
                 if stmt:
                     c.execute(stmt)
 
-    def records(self, profile_id: int, last: int | None = None) -> list[Record]:
-        """The profile's records, oldest first; ``last`` keeps only the newest N."""
+    def records(self, profile_id: int, last: int | None = None, ruleset: str | None = None) -> list[Record]:
+        """The profile's records, oldest first; ``last`` keeps only the newest N; ``ruleset``
+        ("hongwu" or "zhaopengyou") only that game's (None: both; check ``Record.ruleset``)."""
+        where, args = ("profile_id = ?", [profile_id]) if ruleset is None else (
+            "profile_id = ? AND ruleset = ?", [profile_id, ruleset])
         if last is None:
-            rows = self.conn.execute(f"SELECT {RECORD_COLUMNS} FROM records WHERE profile_id = ? ORDER BY id",
-                                     (profile_id,)).fetchall()
+            rows = self.conn.execute(f"SELECT {RECORD_COLUMNS} FROM records WHERE {where} ORDER BY id",
+                                     args).fetchall()
         else:
             rows = self.conn.execute(
-                f"SELECT * FROM (SELECT {RECORD_COLUMNS} FROM records WHERE profile_id = ?"
-                " ORDER BY id DESC LIMIT ?) ORDER BY id", (profile_id, max(0, last))).fetchall()
+                f"SELECT * FROM (SELECT {RECORD_COLUMNS} FROM records WHERE {where}"
+                " ORDER BY id DESC LIMIT ?) ORDER BY id", (*args, max(0, last))).fetchall()
         return [_record(r) for r in rows]
 
     def record(self, record_id: int) -> Record:
@@ -470,6 +554,52 @@ class Store:
         if row is None:
             raise CareerError(f"no record with id {record_id}")
         return row[0]
+
+    # -- 找朋友 records (v3) ----------------------------------------------------------------------
+    def add_zpy_record(self, profile_id: int, fields: dict[str, Any]) -> int:
+        """Insert one finished 找朋友 hand in one transaction: a ``records`` row (ruleset
+        'zhaopengyou', no game points, no coins: RULES.md §11, §12), its replay, and its
+        ``zpy_hands`` row; the profile's last-played time is updated (its points, coins and
+        红五 hand count are not). ``fields``: ``time, day, options, seed, seats, seat, dealer,
+        trump (None: no-trump), match_id, hand_no, friend (None: alone), alone, friend_call
+        ("AS/1"), level, catcher_points, winner, dealer_side, levels_before, levels_after,
+        game_over, game_winners, replay``. Returns the record id; CareerError for an unknown
+        profile."""
+        f = fields
+        me = f["seat"]
+        gain = f["levels_after"][me] - f["levels_before"][me]
+        n = len(f["seats"])
+        with self._tx() as c:
+            row = c.execute("SELECT points FROM profiles WHERE id = ?", (profile_id,)).fetchone()
+            if row is None:
+                raise CareerError(f"no profile with id {profile_id}")
+            cur = c.execute(
+                "INSERT INTO records(profile_id, time, day, ruleset, options, seed, seats, seat, dealer, bid,"
+                " trump, points, dealer_final, game_points, coins, stake, my_points, my_coins, total_after,"
+                " red_fives_won, red_fives_lost) VALUES (?,?,?,'zhaopengyou',?,?,?,?,?,0,?,?,?,?,?,0,0,0,?,0,0)",
+                (profile_id, f["time"], f["day"], json.dumps(f["options"], sort_keys=True), f["seed"],
+                 json.dumps(list(f["seats"]), ensure_ascii=False), me, f["dealer"],
+                 f["trump"] or "NT", f["catcher_points"], gain, json.dumps([0] * n), json.dumps([0] * n), row[0]))
+            rid = cur.lastrowid
+            c.execute("INSERT INTO replays(record_id, text) VALUES (?, ?)", (rid, f["replay"]))
+            c.execute("INSERT INTO zpy_hands VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                      (rid, profile_id, str(f["match_id"]), f["hand_no"], f["friend"], int(bool(f["alone"])),
+                       f["friend_call"], f["level"], f["catcher_points"], f["winner"],
+                       json.dumps(list(f["dealer_side"])), json.dumps(list(f["levels_before"])),
+                       json.dumps(list(f["levels_after"])), gain, int(bool(f["game_over"])),
+                       json.dumps(list(f["game_winners"]))))
+            c.execute("UPDATE profiles SET last_played = ? WHERE id = ?", (f["time"], profile_id))
+            return rid
+
+    def zpy_hands(self, profile_id: int, match_id: str | None = None) -> list[ZpyHandRecord]:
+        """The profile's 找朋友 hands, oldest first (only match ``match_id`` when given)."""
+        sql = (f"SELECT {ZPY_COLUMNS} FROM zpy_hands z JOIN records r ON r.id = z.record_id"
+               " WHERE z.profile_id = ?")
+        args: list[Any] = [profile_id]
+        if match_id is not None:
+            sql += " AND z.match_id = ?"
+            args.append(str(match_id))
+        return [_zpy(row) for row in self.conn.execute(sql + " ORDER BY z.record_id", args)]
 
     def record_ids(self, profile_id: int) -> list[int]:
         """The ids of the profile's records, oldest first."""

@@ -56,7 +56,7 @@ class RecordsScreen(Screen):
         super().__init__(app)
         self.profile = app.career.current()
         st = app.career.store()
-        self.records = list(reversed(st.records(self.profile.id))) if st is not None and self.profile else []
+        self.records = list(reversed(st.records(self.profile.id, ruleset="hongwu"))) if st is not None and self.profile else []
         self.offset = 0
         self.rows_shown = 1
         self._drag: tuple[int, int] | None = None  # (start y, offset then)
