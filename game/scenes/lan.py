@@ -10,8 +10,13 @@ themselves).  Nothing here knows the protocol.
   sits you at seat 0 with host rights and shows the lobby (which names the table's house rules
   that differ from the defaults): fill the other seats with AIs (``fill:<seat>``) or wait for players
   (``hongwu join`` or this menu on another machine), then ``ready``.
-- **Join**: lists the hosts found on the LAN (``found:<i>``) and takes an address typed in
-  (``HOST[:PORT]``; ``connect``); then the same lobby (``ready``).
+- **Join**: lists the hosts found on the LAN (``found:<i>``; a host with a 找朋友 table is
+  marked "Finding Friends 找朋友") and takes an address typed in (``HOST[:PORT]``;
+  ``connect``); then the same lobby (``ready``).
+
+The lobby lists one row per seat of the table (four for 红五, five for a 找朋友 table joined
+or hosted with ``hongwu host --ruleset zhaopengyou``, whose lobby names the game instead of
+the house rules; PROTOCOL.md section 14); the rows shrink to fit five on a small screen.
 
 The hand starts when every seated player is ready; the table then opens (``App.start_remote``).
 In the lobby the Chat button (or T) opens the chat panel (:mod:`game.chat_panel`); its history
