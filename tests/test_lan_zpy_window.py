@@ -274,6 +274,11 @@ def test_zpy_window_plays_a_hand_and_deals_the_next(mode):
         wait(app, lambda: any(line.text == "你好" and line.seat == 0 for line in sc.chat.session.history),
              "the chat line back from the host")
         watch = Watch(app.table)
+        # the first deal window seat 0 is asked in: the host's timer on its plate, Declare lit
+        wait(app, lambda: sc.view.my_turn and app.table.countdown() is not None, "seat 0's deal window")
+        assert sc.view.phase is ZPhase.DEAL and sc.view.legal_declarations
+        assert app.table.countdown()[0] == 0 and 0 < app.table.countdown()[1] <= 30
+        assert button(app, "declare:pass") is not None and button(app, "declare:0") is not None
         did = play_hand(app, watch, host, keyboard=mode == "join", pass_first=mode == "join")
         v = sc.view
         assert {"declare", "call_friend", "bury", "play", "settled"} <= did, did
