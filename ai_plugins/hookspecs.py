@@ -20,6 +20,10 @@ Every decision runs in a worker thread under a time budget (default 2 s, set by 
 ``budget_s``) and is given a private copy of the view and options
 (:mod:`ai_plugins.isolation`); an AI that raises, answers something illegal or malformed, or overruns the budget
 loses that decision to the ``basic`` AI and is logged (see :mod:`ai_plugins.runner`).
+An AI object may also have an optional ``reasoning()`` method (not a hook): called by the runner
+after each answered decision, in the same worker and budget, it may return the candidates the
+AI weighed with its estimates — what the client's X-ray shows (validated and made plain by
+:func:`ai_plugins.runner.plain_reasoning`; PLUGINS.md "Reasoning (optional)").
 The full reference with examples is PLUGINS.md; ``tests/test_ai_docs.py`` keeps the two in step.
 """
 from __future__ import annotations

@@ -215,6 +215,76 @@ def _plain_answer(hook: str, answer: Any) -> Any:
         return _Malformed(f"malformed {hook[7:]} {_short(answer)}: {exc}")
 
 
+MAX_REASONING = 5
+"""Candidates kept from a plugin's reasoning (more are cut off)."""
+
+MAX_REASONING_TEXT = 60
+"""Characters kept of a reasoning entry's ``action`` and ``note`` texts."""
+
+
+class Reasoning(tuple):
+    """One candidate of a plugin's reasoning, plain and immutable: ``(action, value, note)``
+    — ``action`` str (the candidate as text), ``value`` float (the AI's estimate, in its own
+    unit, higher is better), ``note`` str (may be empty). See PLUGINS.md "Reasoning"."""
+
+    __slots__ = ()
+
+    def __new__(cls, action: str, value: float, note: str = "") -> "Reasoning":
+        return tuple.__new__(cls, (action, value, note))
+
+    action = property(lambda self: self[0], doc="the candidate as text")
+    value = property(lambda self: self[1], doc="the estimate (float)")
+    note = property(lambda self: self[2], doc="free text, may be empty")
+
+
+def plain_reasoning(value: Any) -> tuple[Reasoning, ...]:
+    """Reduce what an AI's optional ``reasoning()`` returned to a tuple of :class:`Reasoning`
+    (at most :data:`MAX_REASONING`, texts cut to :data:`MAX_REASONING_TEXT`). Accepted: a
+    list/tuple of mappings ``{"action": str, "value": real number, "note": str (optional)}``
+    or of ``(action, value[, note])`` sequences. Raises ValueError/TypeError for anything else
+    (a non-finite value included)."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"reasoning must be a list of candidates, not {_short(value)}")
+    out = []
+    for entry in list(value)[:MAX_REASONING]:
+        if isinstance(entry, dict):
+            action, val, note = entry.get("action"), entry.get("value"), entry.get("note", "")
+        elif isinstance(entry, (list, tuple)) and len(entry) in (2, 3):
+            action, val, note = (list(entry) + [""])[:3]
+        else:
+            raise TypeError(f"a reasoning entry must be a dict or (action, value, note), not {_short(entry)}")
+        if not isinstance(action, str) or not isinstance(note, str):
+            raise TypeError(f"reasoning action and note must be text: {_short(entry)}")
+        if isinstance(val, bool) or not isinstance(val, numbers.Real):
+            raise TypeError(f"reasoning value must be a number: {_short(entry)}")
+        val = float(val)
+        if val != val or val in (float("inf"), float("-inf")):
+            raise ValueError(f"reasoning value must be finite: {_short(entry)}")
+        out.append(Reasoning(str.__str__(action)[:MAX_REASONING_TEXT], val,
+                             str.__str__(note)[:MAX_REASONING_TEXT]))
+    return tuple(out)
+
+
+class _Answer:
+    """A hook's plain answer and the AI's plain reasoning (None: none given or unusable,
+    ``error`` then says why when it was unusable)."""
+
+    __slots__ = ("answer", "reasoning", "error")
+
+    def __init__(self, answer: Any, ai: Any) -> None:
+        self.answer = answer
+        self.reasoning: tuple[Reasoning, ...] | None = None
+        self.error = ""
+        get = getattr(ai, "reasoning", None)
+        if not callable(get):
+            return
+        try:  # runs in the worker, inside the budget; a failure never costs the decision
+            raw = get()
+            self.reasoning = None if raw is None else plain_reasoning(raw)
+        except Exception as exc:  # noqa: BLE001
+            self.error = f"{type(exc).__name__}: {exc}"
+
+
 class SafePlayer:
     """A seat played by an AI object, with budget, isolation, validation and fallback.
 
@@ -235,7 +305,10 @@ class SafePlayer:
     ``basic``), ``decisions`` (decisions asked), ``fallbacks`` (decisions taken by ``basic``,
     deliberate ``None`` answers included), ``lost`` (decisions lost to ``basic`` by a fault,
     or because the seat was disabled or the AI dropped: what the arena's ``faults`` column
-    adds up), ``lost_kinds`` (``Counter`` of ``lost`` by reason, see :mod:`ai_plugins.faults`).
+    adds up), ``lost_kinds`` (``Counter`` of ``lost`` by reason, see :mod:`ai_plugins.faults`),
+    ``last_reasoning`` (the AI's optional reasoning of its last decision, a tuple of
+    :class:`Reasoning`, or None when it gave none or ``basic`` decided; PLUGINS.md "Reasoning"),
+    ``reasoning_errors`` (reasoning answers dropped as unusable; not faults).
     """
 
     def __init__(self, ai: Any, name: str, seat: int, *, budget_s: float = DEFAULT_BUDGET_S,
@@ -257,6 +330,8 @@ class SafePlayer:
         self.fallbacks = 0
         self.lost = 0
         self.lost_kinds: Counter[str] = Counter()
+        self.last_reasoning: tuple[Reasoning, ...] | None = None
+        self.reasoning_errors = 0
         self.disabled = False
         self._off_kind = "disabled"  # why decisions are lost once disabled
         self._lost_now = False       # the current decision is already counted as lost
@@ -288,6 +363,7 @@ class SafePlayer:
         """
         self.decisions += 1
         self._lost_now = False
+        self.last_reasoning = None
         phase = getattr(view, "phase", None)
         try:
             hook, kwargs = self._request(view)
@@ -421,8 +497,9 @@ class SafePlayer:
         if self.sink is not None:
             self.sink.begin_hand(getattr(view, "hand_no", None))
         caller = getattr(self._pm.hook, hook)
+        ai = self.ai
         call = _Call(caller, (), mine, f"{THREAD_PREFIX}seat{self.seat}:{self.name}",
-                     lambda answer: _plain_answer(hook, answer), self.sink)
+                     lambda answer: _Answer(_plain_answer(hook, answer), ai), self.sink)
         started = time.perf_counter()
         if not call.done.wait(self.budget_s):
             self._busy = call
@@ -440,13 +517,18 @@ class SafePlayer:
         if call.result is None:  # no implementation or no opinion: basic decides, no fault
             log.debug("AI %r (seat %d) left %s to basic", self.name, self.seat, hook)
             return _NO_ANSWER
-        action, why = self._validate(view, call.result)
+        got: _Answer = call.result
+        action, why = self._validate(view, got.answer)
+        if got.error:
+            self.reasoning_errors += 1
+            log.info("AI %r (seat %d): reasoning dropped: %s", self.name, self.seat, got.error)
         if action is None:
             kind = "malformed" if why.startswith("malformed") else "illegal"
             self._fault(phase, kind, why)
             self._count_lost(kind)
             return _NO_ANSWER
         log.debug("AI %r (seat %d) %s in %.1f ms", self.name, self.seat, hook, elapsed * 1e3)
+        self.last_reasoning = got.reasoning
         return action
 
     def _validate(self, view: Any, answer: Any) -> tuple[Any, str]:

@@ -230,6 +230,9 @@ class App:
         from game.scenes import table_extras as extras
 
         extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
+        self.scene.xray = bool(getattr(self.settings, "xray", False))
+        self.scene.review_record = self._review_record
+        self.scene.on_review = self.open_review
         self._demo = getattr(table, "seat", None) is None
         if callable(getattr(table, "take_chats", None)) and hasattr(self.scene, "attach_chat"):
             from game.chat import ChatSession
@@ -426,12 +429,24 @@ class App:
                 from game.i18n import _
 
                 self.scene.toast(_("The game is over: the host deals no further hand"), seconds=5.0)
+            if getattr(reason, "code", None) == "daily_coin_cap" and self.scene is not None:
+                self.scene.toast(self._host_cap_text(reason.params), seconds=6.0)
             match = getattr(self.table, "match", None)
             if match is not None and (match.game_over or match.limit_reached):  # 找朋友: the match is over
                 if self.options.hands is not None or self._demo:
                     self.running = False
                 else:  # New match: the same seats and options from level 2
                     self.start_zpy_game(list(self.table.kinds), rules=dict(getattr(self.table, "zpy_options", {})))
+
+    @staticmethod
+    def _host_cap_text(params: dict[str, Any]) -> str:
+        """The LAN host's daily-cap refusal (PROTOCOL.md ``DAILY_CAP``) in the window's
+        language: who, and when staked hands open again (the host's midnight)."""
+        from game.i18n import _
+
+        until = str(params.get("until", ""))[:16].replace("T", " ")
+        return " ".join([_("{name} has reached the daily coin limit.").format(name=params.get("name", "?")),
+                         _("Staked games can start again at {until}.").format(until=until)])
 
     # -- loop -------------------------------------------------------------------------------------------
     def step(self, events: Sequence[Any] | None = None) -> bool:
@@ -681,14 +696,21 @@ class App:
         says why when it cannot be read)."""
         from game.scenes.replay_view import ReplayScreen, load
 
-        rep, error = load(source, self.career.store())
+        store = self.career.store()
+        rep, error = load(source, store)
         if rep is None:
             from game.i18n import _
             from game.scenes.menu import MessageScreen
 
             self.push_screen(MessageScreen(self, _("Replay"), [error]))
             return
-        self.push_screen(ReplayScreen(self, rep))
+        review = None
+        if rep.header.get("ruleset", "hongwu") == "hongwu":  # the review 复盘 knows 红五 only
+            from pathlib import Path
+
+            is_record = isinstance(source, int) or (str(source).isdigit() and not Path(str(source)).exists())
+            review = (store.path, int(source)) if is_record and store is not None else (None, None)
+        self.push_screen(ReplayScreen(self, rep, review=review))
 
     def show_refusal(self, refusal: Any) -> None:
         """Tell why the profile may not start a staked game now, and until when."""
@@ -867,7 +889,7 @@ class App:
         self.screens = []
         self.game_clock.resume()
         if self.options.recorder is None and self.career.current() is not None:
-            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (no stake at LAN tables)
+            self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (a staked host sends its coins)
         self._open_table(table, chat=chat)
         self._lan = lan
 
@@ -940,6 +962,28 @@ class App:
         self._save(**changes)
         if self.scene is not None and hasattr(self.scene, "prefs"):
             extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
+
+    def _review_record(self) -> int | None:
+        """The record id of the hand just settled, when it was recorded for the profile."""
+        rec = self.options.recorder
+        last = getattr(rec, "last", None) if rec is not None else None
+        game = getattr(self.table, "game", None)
+        if last is None or game is None or getattr(rec, "_last_game", None) is not game:
+            return None
+        return last.record_id
+
+    def open_review(self, record_id: int) -> None:
+        """Open the review 复盘 of record ``record_id`` (computed in a background process)."""
+        from game.scenes.review_screen import ReviewScreen
+
+        self.push_screen(ReviewScreen(self, self.options.recorder.store.path, record_id))
+
+    def set_xray(self, on: bool) -> None:
+        """X-ray 透视 on or off (AI reasoning beside the AI plates), saved; the table follows."""
+        self._save(xray=bool(on))
+        if self.scene is not None:
+            self.scene.xray = bool(on)
+            self.scene.invalidate()
 
     def set_muted(self, muted: bool) -> None:
         """Sound off (True) or on, saved."""

@@ -13,6 +13,7 @@ Sub-commands (``hongwu --help`` lists them):
 - ``league`` rate AIs, every pair on duplicate deals (``ai_plugins.league``);
 - ``host``  / ``join`` LAN play (``net.cli``, its windows in ``game.lan_cli``);
 - ``profile`` / ``records`` / ``stats`` / ``replay`` the career (``game.career.cli``).
+- ``review`` the review 复盘 of a recorded hand (``game.review_cli``, ``ai_plugins.review``).
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ SUBCOMMANDS: dict[str, str] = {
     "records": "game.career.cli:add_records_parser",
     "stats": "game.career.cli:add_stats_parser",
     "replay": "game.career.cli:add_replay_parser",
+    "review": "game.review_cli:add_parser",
 }
 
 

@@ -32,7 +32,8 @@ def make_host_app(host: Any, port: int, ns: argparse.Namespace) -> Any:
 
     token = host.resumed_seat_token(ns.seat)  # --resume: the seat the host played before
     table = RemoteTable("127.0.0.1", port, ns.player, seat=ns.seat, token=token,
-                        host_key=host.server.host_key)
+                        host_key=host.server.host_key,
+                        title=getattr(ns, "career_title", None))  # hongwu host --profile
     try:
         app = _remote_app_class()(_remote_options(ns, menu=True))
         app.push_screen(LanScreen(app, "host", session=(HostHandle(host, port), table)))
@@ -136,8 +137,12 @@ HOOKS = net_cli.ClientHooks(host_window=_host_window, join_window=_play_window,
 
 
 def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Register ``hongwu host`` (:func:`net.cli.add_host_parser`) with the pygame window."""
-    return net_cli.add_host_parser(subparsers, HOOKS)
+    """Register ``hongwu host`` (:func:`net.cli.add_host_parser`) with the pygame window,
+    plus ``--profile NAME`` (the host's own seat plays as that profile: its title relayed, its
+    hands recorded)."""
+    from .career.cli import add_join_profile
+
+    return add_join_profile(net_cli.add_host_parser(subparsers, HOOKS), "host")
 
 
 def add_join_parser(subparsers: Any) -> argparse.ArgumentParser:

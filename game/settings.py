@@ -61,7 +61,8 @@ class Settings:
     and for tables hosted from this client; ``renderer`` one of :data:`RENDERERS`, the last
     ``--renderer`` given to ``hongwu play``/``host``/``join`` (see :func:`renderer_choice`).  At the table (:mod:`game.scenes.table_extras`):
     ``smart_select`` (a tap raises the pair or tractor the lead calls for), ``trumps_left``
-    (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`).
+    (trumps at the left of the hand) and ``suit_order`` (one of :data:`SUIT_ORDERS`);
+    ``xray`` (X-ray 透视: AI reasoning beside the AI plates, :mod:`game.scenes.xray`; off by default).
     ``game`` the game last chosen on the new-game screen, ``"hongwu"`` (红五) or
     ``"zhaopengyou"`` (找朋友); ``zpy_seats`` five seat kinds for 找朋友; ``zpy_rules`` its
     options ``{ZhaoPengyouOptions name: value}`` (only valid entries kept, see
@@ -83,6 +84,7 @@ class Settings:
     smart_select: bool = True
     trumps_left: bool = False
     suit_order: str = "SHCD"
+    xray: bool = False
     game: str = "hongwu"
     zpy_seats: list[str] = dataclasses.field(default_factory=lambda: ["human"] + ["basic"] * 4)
     zpy_rules: dict[str, Any] = dataclasses.field(default_factory=dict)
@@ -116,7 +118,7 @@ class Settings:
         s.house_rules = valid_house_rules(data.get("house_rules"))
         if data.get("renderer") in RENDERERS:
             s.renderer = data["renderer"]
-        for name in ("smart_select", "trumps_left"):
+        for name in ("smart_select", "trumps_left", "xray"):
             if isinstance(data.get(name), bool):
                 setattr(s, name, data[name])
         if data.get("suit_order") in SUIT_ORDERS:

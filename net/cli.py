@@ -473,6 +473,12 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                         "default 2), failed_throw_penalty=N (N >= 0, default 0). Joining players "
                         "play by the same rules. Without --rule a windowed host uses the house "
                         "rules saved from the new-game screen, a headless one the defaults")
+    p.add_argument("--stake", type=int, default=0, metavar="N",
+                   help="coins per game point at this table (红五 only; default 0: no coins). "
+                        "The host clamps each player's coins to ±20,000,000 a hand and "
+                        "±80,000,000 a day (its local calendar day), per player name, keeps "
+                        "them in its journal, and refuses readiness to a player at the daily "
+                        "cap (RULES.md §12)")
     p.add_argument("--resume", action="store_true",
                    help="restore the tables of the journal (after a crash or kill: every "
                         "table, its seats and the hand in progress exactly where it was; "
@@ -535,7 +541,7 @@ def host_config(ns: argparse.Namespace) -> Any:
                       counter=getattr(ns, "timer_counter", 10.0)),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
         fill_policy="seated" if ns.headless else "host", ai_seats=dict(ns.ai),
-        max_hands=ns.hands, seat_grace_s=ns.seat_grace)
+        max_hands=ns.hands, seat_grace_s=ns.seat_grace, stake=getattr(ns, "stake", 0) or 0)
     return ServerConfig(bind=ns.bind, port=ns.port, tables=[table])
 
 
@@ -643,6 +649,13 @@ def run_host(ns: argparse.Namespace) -> int:
         return 2
     if not zpy and getattr(ns, "option", None):
         print("hongwu host: --option is for --ruleset zhaopengyou", file=sys.stderr)
+        return 2
+    if getattr(ns, "stake", 0) < 0:
+        print("hongwu host: --stake is coins per game point, 0 or more", file=sys.stderr)
+        return 2
+    if zpy and getattr(ns, "stake", 0):
+        print("hongwu host: --stake is for 红五 tables: 找朋友 has no coins (RULES.md §12 "
+              "defines them for 红五 only)", file=sys.stderr)
         return 2
     from engine.ruleset import hongwu, zhaopengyou
 
@@ -766,7 +779,12 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
         seats = tuple((s.kind, s.name, s.session is not None, s.resumes, s.stand_in)
                       for s in room.seats)
         match = room.match_wire() if hasattr(room, "match_wire") else None  # 找朋友 tables
+        coins_seen.clear()  # staked tables: the room keeps the last 16 hands' coins
+        coins_seen.update(getattr(room, "coins_by_hand", {}))
         return room.hand_no, room.in_hand, seats, [s.to_wire() for s in room.seats], match
+
+    coins_seen: dict[int, list[int]] = {}  # hand -> the coins of a staked table
+    capped_said: set[tuple[str, str]] = set()
 
     # hands reported so far (none is skipped, however short); a resumed table's earlier ones
     # were reported by the host that ran them
@@ -796,6 +814,10 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
             if settled < started and settled < done:
                 settled += 1
                 print(f"hand {settled} settled", flush=True)
+                if settled in coins_seen:
+                    coins = coins_seen[settled]
+                    print(f"coins after hand {settled}: [{','.join(f'{c:+,}' for c in coins)}]",
+                          flush=True)
                 if match is not None and match["hand_no"] == settled:
                     names = {11: "J", 12: "Q", 13: "K", 14: "A"}
                     levels = " ".join(names.get(v, str(v)) for v in match["levels"])
@@ -806,6 +828,11 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
                 started += 1
                 print(f"hand {started} in play; seats: {', '.join(s[0] for s in seats)}",
                       flush=True)
+        for s in wire:
+            if s.get("capped") and (s.get("name"), s["capped"]) not in capped_said:
+                capped_said.add((s.get("name"), s["capped"]))
+                print(f"seat {s['seat']} ({s.get('name')}) is at the daily coin cap until "
+                      f"{s['capped']}: no staked hand until then while seated", flush=True)
         if hands is not None and done >= hands:
             return 0
         time.sleep(poll)
@@ -994,6 +1021,10 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     def show(method: str, params: dict[str, Any]) -> None:
         if method == "event" and params["event"]["kind"] == "hand_settled":
             print(result_line(params["hand_no"], params["event"]["settlement"]), flush=True)
+            coins = params["event"]["settlement"].get("coins")  # a staked table (RULES.md §12)
+            if isinstance(coins, list):
+                print(f"coins after hand {params['hand_no']}: [{','.join(f'{c:+,}' for c in coins)}]",
+                      flush=True)
         elif method == "table":
             table.clear()
             table.update(params["table"])

@@ -11,7 +11,9 @@ What is kept, per table (row ``idx`` = the table's place in ``Server.rooms``):
 - ``seats``: kind, name, AI, auto-play state, stand-in / leaving flags and the SHA-256 of the
   reconnect token (never the token itself: a presented token is hashed and compared);
 - ``actions``: every action of the hand in progress, in order (method, wire params, seat,
-  and whether it was the host's time-out trump).
+  and whether it was the host's time-out trump);
+- ``coin_ledger``: the host's per-name daily coin ledger of staked tables (net/stakes.py),
+  never cleared by a fresh start (additive: an older file gets the table when opened).
 
 A hand is rebuilt by dealing ``Game.new(ruleset, seed, hand_no)`` again and applying the
 actions through the engine (RULES.md §1: a seed reproduces a deal; the engine is a pure
@@ -51,6 +53,7 @@ from typing import Any, Sequence
 from engine.state import ChooseTrump, Game, Phase
 
 from . import codec
+from .stakes import SCHEMA as STAKES_SCHEMA
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +73,7 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS actions (
     idx INTEGER NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, method TEXT NOT NULL,
     params TEXT NOT NULL, timed_out INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (idx, n));
-"""
+""" + STAKES_SCHEMA
 
 
 class JournalError(Exception):
@@ -284,6 +287,18 @@ class Journal:
             self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('port', ?)", (str(port),))
         except sqlite3.Error as exc:  # pragma: no cover - disk trouble: logged, not fatal
             log.warning("journal %s: cannot record the port: %s", self.path, exc)
+
+    def ledger(self) -> Any:
+        """The host's coin ledger (:class:`net.stakes.CoinLedger`) in this file: its
+        ``coin_ledger`` table is kept across restarts with or without ``--resume`` (a restart
+        must not reset anyone's day). The run id (meta ``run``) is kept when resuming, new
+        otherwise."""
+        from .stakes import CoinLedger
+
+        row = self.conn.execute("SELECT value FROM meta WHERE key='run'").fetchone()
+        run = row[0] if row and self.resume else secrets.token_hex(8)
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('run', ?)", (run,))
+        return CoinLedger(self.conn, run)
 
     # ------------------------------------------------------------------ reading
     def load(self) -> list[TableRecord]:
@@ -681,6 +696,8 @@ def restore_room(server: Any, rec: TableRecord, tlog: TableLog) -> Any:
         settled = game.phase is Phase.SETTLE and game.settlement is not None
         for i, st in enumerate(room.seats):
             st.score = before[i] + (game.settlement.game_points[i] if settled else 0)
+        if settled:  # a staked table: the hand's coins as recorded (recorded now if lost)
+            room._settle_coins()
     if room.in_hand:
         room._next_turn()
     else:

@@ -40,6 +40,10 @@ TITLES_SINCE = 3
 players' titles (PROTOCOL.md ``hello``); older sessions never see a ``title`` key."""
 TITLE_MAX = 16
 """Longest ``hello.title`` (characters)."""
+
+STAKES_SINCE = 3
+"""The first version that may sit at a staked table (``Table.stake``, ``Settlement.coins``,
+``Seat.capped``, the DAILY_CAP error); a staked table refuses older sessions."""
 """When the host sends ``view`` notifications, per accepted version (PROTOCOL.md §3)."""
 """Versions the host accepts in ``hello``; a session speaks the one it named. Version 2 sends
 full views only when a hand is dealt and on request, events otherwise (PROTOCOL.md §3, §12);
@@ -89,6 +93,7 @@ class ErrorCode(enum.IntEnum):
     FORBIDDEN = 13
     UNKNOWN_AI = 14
     TABLE_FULL = 15
+    DAILY_CAP = 16
     NOT_YOUR_TURN = 20
     ILLEGAL_ACTION = 21
     WRONG_PHASE = 22
@@ -120,6 +125,7 @@ ERROR_TEXT: dict[ErrorCode, str] = {
     ErrorCode.FORBIDDEN: "only the host may do this",
     ErrorCode.UNKNOWN_AI: "no AI of that name is installed on the host",
     ErrorCode.TABLE_FULL: "no free seat (join as an observer instead)",
+    ErrorCode.DAILY_CAP: "this player has reached the daily coin cap at this staked table",
     ErrorCode.NOT_YOUR_TURN: "another seat is to act",
     ErrorCode.ILLEGAL_ACTION: "the engine rejected the action (message says why)",
     ErrorCode.WRONG_PHASE: "that action belongs to another phase of the hand",
@@ -224,8 +230,8 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "code": F("int", "an ErrorCode number"),
         "name": F("str", "the ErrorCode name"),
         "message": F("str", "human-readable reason (the engine's, for ILLEGAL_ACTION)"),
-        "refusal": F("Refusal", "the engine's coded reason (action errors only; additive: "
-                                "absent otherwise)", required=False),
+        "refusal": F("Refusal", "the coded reason: the engine's (action errors) or "
+                                "daily_coin_cap (DAILY_CAP); absent otherwise", required=False),
     },
     "Refusal": {
         "code": F("str", "stable refusal code of the rules engine (engine/refusals.py)"),
@@ -241,6 +247,9 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "auto": F("bool", "auto-played (托管) right now"),
         "score": F("int", "game points accumulated at this table"),
         "title": F("str", "the player's title as its hello gave it (version 3; absent: none)", False),
+        "capped": F("str", "staked tables only: this player is at its daily coin cap until this "
+                           "time (ISO 8601, the host's next local midnight); absent: not capped",
+                    False),
     },
     "Timers": {
         "bid": F("float", "seconds per bid turn (0 = no limit)"),
@@ -266,6 +275,7 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "fill": F("str", "who may fill seats with AIs: 'host' or 'seated' (never observers)"),
         "ruleset": F("ruleset", "找朋友 tables only: 'zhaopengyou' (absent: 红五)", required=False),
         "match": F("Match", "找朋友 tables only: the match standings", required=False),
+        "stake": F("int", "coins per game point (absent: no coins at this table)", required=False),
     },
     "Match": {
         "hand_no": F("int", "hands settled in the match so far"),
@@ -361,6 +371,8 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "penalty_adjust": F("int", "dealer card-point change from failed throws"),
         "dealer_final": F("int", "dealer final card points (minus the bid)"),
         "game_points": F("[int]", "game points per seat (zero-sum)"),
+        "coins": F("[int]", "staked tables only: the clamped coin change per seat (0 for AIs; "
+                            "not zero-sum once a cap bites)", required=False),
     },
     "View": {
         "seat": F("int|nil", "whose view (nil = observer)"),

@@ -86,6 +86,7 @@ class RemoteTable:
         self.reconnect_s = reconnect_s
         self._hello_args = dict(seat=seat, observer=observer, table=table, host_key=host_key, title=title)
         self._lock = threading.Lock()
+        self._coins_lock = threading.Lock()
         self._client: Client | None = None
         self._view: Any = None
         self._views = ViewTracker()
@@ -99,6 +100,7 @@ class RemoteTable:
         self.chat_in_notices = True  # a window with a chat panel sets False (take_chats)
         self.last_error: str | None = None  # the error name of the last request refused
         self._hand_seen = 0
+        self._coins: dict[int, tuple[int, ...]] = {}  # hand_no -> the host's coins (staked table)
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
         self._turn_at = time.monotonic()  # when ``turn`` arrived (its timeout counts from then)
@@ -212,6 +214,7 @@ class RemoteTable:
         try:
             self._since_hello.add(method)
             if method == "event":
+                self._keep_coins(params["hand_no"], params["event"].get("settlement"))
                 ev = zpy_codec.any_event_in(params["event"])
                 with self._lock:
                     self._pending.append((params["n"], ev))
@@ -268,10 +271,33 @@ class RemoteTable:
         finally:
             self._resyncing = False
 
+    def _keep_coins(self, hand_no: int, settlement: Any) -> None:
+        """Remember the host's clamped coins of a settled hand (``Settlement.coins``)."""
+        coins = settlement.get("coins") if isinstance(settlement, dict) else None
+        if isinstance(coins, list) and all(isinstance(c, int) for c in coins):
+            with self._coins_lock:
+                self._coins[hand_no] = tuple(coins)
+                for old in [h for h in self._coins if h < hand_no - 8]:
+                    del self._coins[old]
+
+    def coins(self, hand_no: int | None = None) -> tuple[int, ...] | None:
+        """The coins per seat the host gave the settled hand ``hand_no`` (default: the
+        current one) at a staked table (PROTOCOL.md ``Settlement.coins``, clamped by the host
+        per player name, RULES.md §12); None at a table without a stake or before the
+        settlement."""
+        with self._coins_lock:
+            return self._coins.get(self._hand_seen if hand_no is None else hand_no)
+
+    @property
+    def stake(self) -> int:
+        """The table's stake in coins per game point (``Table.stake``; 0: no coins)."""
+        return int(self.table.get("stake") or 0)
+
     def _set_view(self, hand_no: int, events: int, wire_view: dict[str, Any],
                   resync: bool = False) -> None:
         """Install a full wire view (unless the tracker already holds a newer state) and
         release the events it reflects (lock held)."""
+        self._keep_coins(hand_no, wire_view.get("settlement"))
         if resync:
             self._pending = []
         self._views.on_view(hand_no, events, wire_view)

@@ -35,7 +35,7 @@ from typing import Any
 from engine.ruleset import hongwu
 from engine.state import ChooseTrump, Game, IllegalAction, Phase
 
-from . import codec, framing, limits, protocol
+from . import codec, framing, limits, protocol, stakes
 from .addresses import bound_hosts, listening_addresses
 from .ai import AIProvider
 from .protocol import ErrorCode, ProtocolError, PROTOCOL_VERSION, SUPPORTED_VERSIONS
@@ -104,7 +104,9 @@ class TableConfig:
     stand-in plays the seat (auto-play, counted ready) and the hand is dealt.
     ``ruleset`` ``"hongwu"`` (four seats) or ``"zhaopengyou"`` (找朋友: five seats, three
     decks, a match carried from hand to hand; ``decks`` is then ignored and ``options`` are
-    ZhaoPengyouOptions names; net/zpy_room.py).
+    ZhaoPengyouOptions names; net/zpy_room.py). ``stake`` coins per game point (红五 only;
+    0: no coins): each human seat's coins per hand, clamped per player name and host day
+    (RULES.md §12, net/stakes.py).
     """
 
     name: str = "Hong Wu"
@@ -122,6 +124,7 @@ class TableConfig:
     max_hands: int | None = None
     seat_grace_s: float = 60.0
     ruleset: str = "hongwu"
+    stake: int = 0
 
 
 @dataclass
@@ -262,6 +265,7 @@ class SeatState:
     stand_in: bool = False  # away past the grace time: auto-played and kept ready
     resumes: int = 0  # times the seat was resumed with its token (host console)
     title: str | None = None  # the player's title from its hello (protocol 3), for the plates
+    capped: str | None = None  # staked table: when this player's daily coin cap lifts (else None)
 
     def to_wire(self) -> dict[str, Any]:
         """The ``Seat`` map (``title`` only when the player gave one)."""
@@ -273,6 +277,8 @@ class SeatState:
         }
         if self.title and self.kind == "human":
             out["title"] = self.title
+        if self.capped and self.kind == "human":
+            out["capped"] = self.capped
         return out
 
     def clear(self) -> None:
@@ -289,6 +295,7 @@ class SeatState:
         self.stand_in = False
         self.resumes = 0
         self.title = None
+        self.capped = None
 
 
 class Room:
@@ -322,6 +329,10 @@ class Room:
         self._tricks_wire: tuple[Game | None, list[list[Any]]] = (None, [])
         self.closed = False
         self.journal: Any = None  # net.journal.TableLog when the host keeps a journal
+        self.hand_coins: list[int] | None = None  # staked table: coins per seat of the settled hand
+        self.coins_by_hand: dict[int, list[int]] = {}  # the last few hands' coins (host console)
+        if config.stake < 0:
+            raise ValueError("stake: coins per game point, 0 or more")
         for seat, ai in config.ai_seats.items():
             self._seat_ai(seat, ai)
 
@@ -334,7 +345,14 @@ class Room:
         return hongwu(config.decks, **config.options)
 
     def check_protocol(self, version: int) -> None:
-        """Raise a fatal VERSION_MISMATCH when a session speaking ``version`` cannot join."""
+        """Raise a fatal VERSION_MISMATCH when a session speaking ``version`` cannot join: a
+        staked table needs version :data:`~net.protocol.STAKES_SINCE` (its clients must show
+        coins and understand DAILY_CAP)."""
+        if self.config.stake and version < protocol.STAKES_SINCE:
+            raise ProtocolError(
+                ErrorCode.VERSION_MISMATCH,
+                f"table {self.name!r} plays for coins (stake {self.config.stake}): it needs "
+                f"protocol {protocol.STAKES_SINCE}, this session speaks {version}", fatal=True)
 
     def _new_hand(self) -> Any:
         """The next hand (None: no further hand)."""
@@ -344,12 +362,17 @@ class Room:
         """Score change per seat of the settled hand ``g``."""
         return list(g.settlement.game_points)
 
-    @staticmethod
-    def _event_wire(ev: Any) -> dict[str, Any]:
-        return codec.event_out(ev)
+    def _event_wire(self, ev: Any) -> dict[str, Any]:
+        out = codec.event_out(ev)
+        if self.hand_coins is not None and out.get("settlement") is not None:
+            out["settlement"] = {**out["settlement"], "coins": list(self.hand_coins)}
+        return out
 
     def _view_wire(self, view: Any) -> dict[str, Any]:
-        return codec.view_out(view, self.tricks_wire())
+        out = codec.view_out(view, self.tricks_wire())
+        if self.hand_coins is not None and out.get("settlement") is not None:
+            out["settlement"] = {**out["settlement"], "coins": list(self.hand_coins)}
+        return out
 
     def _announce_turn(self) -> None:
         self.broadcast("turn", {"turn": self.turn_wire()})
@@ -373,12 +396,14 @@ class Room:
 
     def table_wire(self) -> dict[str, Any]:
         """The ``Table`` map."""
+        self._review_caps()
         return {
             "name": self.name, "decks": self.ruleset.decks,
             "options": codec.options_out(self.ruleset), "hand_no": self.hand_no,
             "in_hand": self.in_hand, "seats": [s.to_wire() for s in self.seats],
             "observers": len(self.observers), "timers": self.config.timers.to_wire(),
             "fill": fill_policy(self.config.fill_policy),
+            **({"stake": self.config.stake} if self.config.stake else {}),
         }
 
     def summary(self) -> dict[str, Any]:
@@ -552,7 +577,8 @@ class Room:
         live = bool(grace and grace > 0) and not self.closed and not self.in_hand and waiting
         for st in self.seats:
             holdout = (live and st.kind == "human" and st.session is not None
-                       and not st.ready and not st.session.host)
+                       and not st.ready and not st.session.host
+                       and not st.capped)  # a capped player may not be made ready (§12)
             handle = self._ready_timers.get(st.index)
             if holdout and handle is None:
                 self._ready_timers[st.index] = self.server.loop.call_later(
@@ -567,7 +593,7 @@ class Room:
         self._ready_timers.pop(seat, None)
         st = self.seats[seat]
         if (self.closed or self.in_hand or st.kind != "human" or st.token != token
-                or st.session is None or st.ready):
+                or st.session is None or st.ready or st.capped):
             return
         st.ready = True  # for this hand: after it the player is asked again
         log.info("%s: seat %d (%s) did not say ready in time: auto-played", self.name, seat,
@@ -641,8 +667,17 @@ class Room:
         return self.table_wire()
 
     def ready(self, session: "Session", ready: bool) -> dict[str, Any]:
-        """Mark the seat (not) ready; starts a hand when all four are ready."""
+        """Mark the seat (not) ready; starts a hand when every seat is ready. At a staked
+        table a player at its daily coin cap is refused readiness: DAILY_CAP, with a
+        ``daily_coin_cap`` refusal saying until when (RULES.md §12)."""
         st = self.seats[session.seat]  # type: ignore[index]
+        if ready:
+            refusal = self._cap_refusal(st)
+            if refusal is not None:
+                st.ready = False
+                self.broadcast_table()  # everyone sees the seat's ``capped``
+                raise ProtocolError(ErrorCode.DAILY_CAP, stakes.refusal_message(refusal),
+                                    refusal=refusal)
         st.ready = bool(ready)
         self.broadcast_table()
         self._schedule_start()
@@ -763,10 +798,49 @@ class Room:
         events = g.apply(action)
         if self.journal is not None:  # committed before anyone hears of it
             self.journal.action(self, action)
+        if g.is_over:
+            self._settle_coins()  # the Settlement goes out with its coins
         self._send_events(start, events)
         if g.is_over:
             self._end_hand()
         self._next_turn()
+
+    # ------------------------------------------------------------------ coins
+    def _cap_refusal(self, st: SeatState) -> dict[str, Any] | None:
+        """The ``daily_coin_cap`` refusal for the human seat ``st`` at a staked table, or None."""
+        ledger = self.server.ledger
+        if not self.config.stake or ledger is None or st.kind != "human" or not st.name:
+            return None
+        return ledger.refusal(st.name, self.server.clock())
+
+    def _review_caps(self) -> None:
+        """Set each seat's ``capped`` (when its player's daily cap lifts, or None); a capped
+        seat is never ready (RULES.md §12)."""
+        for st in self.seats:
+            refusal = self._cap_refusal(st)
+            st.capped = None if refusal is None else refusal["params"]["until"]
+            if st.capped:
+                st.ready = False
+
+    def _settle_coins(self) -> None:
+        """At a staked table: clamp and record the settled hand's coins per human seat
+        (:meth:`net.stakes.CoinLedger.settle`) into :attr:`hand_coins`, sent in the
+        Settlement's ``coins``. A ledger that cannot be written is logged; the hand then
+        carries no coins."""
+        g = self.game
+        self.hand_coins = None
+        ledger = self.server.ledger
+        if not self.config.stake or ledger is None or g is None or g.settlement is None:
+            return
+        names = [st.name if st.kind == "human" else None for st in self.seats]
+        try:
+            self.hand_coins = ledger.settle(self.name, self.hand_no, self._hand_points(g), names,
+                                            self.config.stake, self.server.clock())
+            self.coins_by_hand[self.hand_no] = list(self.hand_coins)
+            for old in [h for h in self.coins_by_hand if h <= self.hand_no - 16]:
+                del self.coins_by_hand[old]
+        except Exception:
+            log.exception("%s: hand %d: the coins could not be recorded", self.name, self.hand_no)
 
     # ------------------------------------------------------------------ hands
     def _schedule_start(self) -> None:
@@ -778,6 +852,7 @@ class Room:
         self._review_ready()
         if self.closed or self.in_hand:
             return
+        self._review_caps()  # a player at its daily coin cap holds the table (RULES.md §12)
         if not all(s.kind == "ai" or (s.kind == "human" and s.ready) for s in self.seats):
             return
         if self.config.max_hands is not None and self.hand_no >= self.config.max_hands:
@@ -787,6 +862,7 @@ class Room:
             return
         self.hand_no += 1
         self.game = game
+        self.hand_coins = None
         if self.journal is not None:
             self.journal.hand_started(self)
         self._review_ready()  # a hand runs: no ready timers
@@ -809,7 +885,8 @@ class Room:
                 st.score = score
             elif st.kind == "human" and st.session is None:
                 self._start_grace(st)
-        log.info("%s: hand %d settled: %s", self.name, self.hand_no, points)
+        log.info("%s: hand %d settled: %s%s", self.name, self.hand_no, points,
+                 f", coins {self.hand_coins}" if self.hand_coins is not None else "")
         self.broadcast_table()
         self._schedule_start()  # an all-AI table goes on by itself
 
@@ -1404,8 +1481,11 @@ class Server:
     """
 
     def __init__(self, config: ServerConfig | None = None, ai: AIProvider | None = None,
-                 journal: Any = None) -> None:
+                 journal: Any = None, clock: Any = time.time) -> None:
         self.config = config or ServerConfig()
+        self.clock = clock  # Unix seconds: the host's day for the coin caps (net/stakes.py)
+        #: the per-name daily coin ledger (net/stakes.py): in the journal, else in memory
+        self.ledger: Any = None
         self.ai = ai or AIProvider()
         self.journal = journal  # net.journal.Journal, or None: nothing survives a restart
         self.host_key = self.config.host_key or secrets.token_urlsafe(18)
@@ -1436,8 +1516,13 @@ class Server:
         Raises ``OSError`` when the address cannot be bound.
         """
         self.loop = asyncio.get_running_loop()
+        if self.ledger is None:
+            self.ledger = (self.journal.ledger() if self.journal is not None
+                           else stakes.CoinLedger.memory())
         if not self.rooms and self.journal is not None:
             self.rooms = self.journal.rooms(self)  # restored (--resume) or new and recorded
+            if self.ledger.conn is not self.journal.conn:  # the file was set aside meanwhile
+                self.ledger = self.journal.ledger()
         if not self.rooms:
             from .zpy_room import make_room  # 找朋友 tables (net/zpy_room.py)
 

@@ -49,8 +49,11 @@ _WINDOWS = (ZPhase.DEAL, ZPhase.COUNTER)
 
 def make_room(server: Any, config: TableConfig) -> Room:
     """A :class:`ZpyRoom` for a 找朋友 table config, a :class:`Room` otherwise. Raises
-    ValueError for an unknown ruleset name."""
+    ValueError for an unknown ruleset name, or a stake at a 找朋友 table."""
     if config.ruleset == ZPY:
+        if config.stake:
+            raise ValueError("找朋友 tables play without coins (RULES.md §12 defines coins for 红五 "
+                             "only): leave the stake at 0")
         return ZpyRoom(server, config)
     if config.ruleset in ("hongwu", "", None):
         return Room(server, config)

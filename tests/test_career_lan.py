@@ -96,3 +96,45 @@ def test_join_window_records_for_its_profile(host, tmp_path):
     finally:
         table.close()
         store.close()
+
+
+def test_a_staked_lan_table_records_the_hosts_coins(tmp_path):
+    """``hongwu host --stake``: the joining client's record carries the coins the host clamped
+    (Settlement.coins), at the table's stake, and they count in the profile's daily ledger."""
+    from engine.coins import HAND_CAP, clamp_coins
+    from game.career.coins_day import local_day
+
+    stake = 10_000_000
+    cfg = ServerConfig(bind="127.0.0.1", port=0, rate=10_000, burst=10_000, tables=[
+        fast_table(stake=stake, ai_seats={0: "first-legal", 1: "first-legal", 3: "first-legal"})])
+    h = BackgroundHost(cfg, AIProvider(use_plugins=False, user_plugins=False), announce=None)
+    port = h.start()
+    store = Store.open(tmp_path / "hongwu.db")
+    store.create_profile("Di")
+    rec = Recorder(store, "Di")  # no local stake: the host's table has one
+    table = RemoteTable("127.0.0.1", port, "Di", seat=2)
+    try:
+        assert table.stake == stake and table.ready() is None and table.wait_for_hand(10)
+        table.set_auto(True)
+        settled = None
+        end = time.monotonic() + 30
+        while time.monotonic() < end and settled is None:
+            for ev in table.poll():
+                if ev.kind == "hand_settled":
+                    settled = ev.settlement
+            time.sleep(0.005)
+        assert settled is not None
+        coins = table.coins(table.view().hand_no)
+        gp = settled.game_points
+        assert coins == (0, 0, clamp_coins(gp[2] * stake), 0)  # AIs get none; Di's clamped
+        assert abs(coins[2]) <= HAND_CAP
+        r = rec.hand_finished(table, settled)
+        assert r is not None and r.coins == coins[2]
+        (record,) = store.records(store.profile("Di").id)
+        assert record.stake == stake and tuple(record.coins) == coins and record.my_coins == coins[2]
+        assert store.day_net(store.profile("Di").id, local_day()) == coins[2]
+        assert store.profile("Di").coins == coins[2]
+    finally:
+        table.close()
+        store.close()
+        h.stop()

@@ -499,6 +499,22 @@ def test_join_unreachable_host_reports_error(lan_screen):
         app.close()
 
 
+def test_host_from_menu_plays_at_the_saved_stake(lan_screen):
+    """"Host a LAN game" uses the stake saved on the new-game screen (RULES.md §12, coins at a
+    LAN table): the table announces it to its players (Table.stake)."""
+    app = menu_app()
+    try:
+        app.settings.stake = 100
+        app.step()
+        click(app, "host")
+        scr = app.top
+        _wait(app, lambda: scr.state == "lobby", "the lobby")
+        assert scr.table.stake == 100
+        assert scr.handle.host.server.rooms[0].config.stake == 100
+    finally:
+        app.close()
+
+
 def test_new_game_offers_zhaopengyou_with_its_options_saved(_config):
     """The new-game screen's Game row switches to 找朋友: four AI seats and its options; Start
     opens a five-seat match with them, and the choices come back next time."""

@@ -204,3 +204,49 @@ def test_a_resumed_windowed_host_takes_its_own_seat_back(tmp_path):
     finally:
         app.close()
         host.stop()
+
+
+def test_host_profile_plays_the_window_seat_as_that_profile(tmp_path, monkeypatch, capsys):
+    """``hongwu host --profile NAME``: the host's own seat carries the profile's name and title
+    (relayed in its Seat map) and the window records its hands for that profile, with the
+    coins the host clamped at a staked table."""
+    from net.cli import ClientHooks
+
+    monkeypatch.setenv("HONGWU_DATA_DIR", str(tmp_path / "data"))
+    from game.career import open_store
+
+    store = open_store()
+    store.create_profile("Hu")
+    store.close()
+    seen = {}
+
+    def window(host, port, ns):  # the real window, driven here until one hand is recorded
+        app = make_host_app(host, port, ns)
+        try:
+            app.step()
+            lobby = app.top
+            seat = host.call(lambda: host.server.rooms[0].seats[0].to_wire())
+            seen["seat"] = seat
+            assert lobby.table.set_auto(True) is None
+            click(app, "ready")
+            wait(app, lambda: app.hands_done >= 1, "a hand settled", 40)
+            seen["coins"] = app.table.coins()
+        finally:
+            app.close()
+        return 0
+
+    ns = host_args("--ai", "1=first-legal", "--ai", "2=first-legal", "--ai", "3=first-legal",
+                   "--profile", "Hu", "--stake", "1000", "--no-journal", "--auto-delay", "0")
+    ns.client_hooks = ClientHooks(host_window=window, join_window=ns.client_hooks.join_window,
+                                  saved_house_rules=ns.client_hooks.saved_house_rules)
+    assert ns.func(ns) == 0
+    assert seen["seat"]["name"] == "Hu" and seen["seat"]["title"] == "赤脚"
+    store = open_store()
+    try:
+        (record,) = store.records(store.profile("Hu").id)
+        assert record.seat == 0 and record.stake == 1000
+        assert record.my_coins == seen["coins"][0] == record.my_points * 1000
+    finally:
+        store.close()
+    ns = host_args("--profile", "Nobody", "--no-journal")
+    assert ns.func(ns) == 2 and "Nobody" in capsys.readouterr().err

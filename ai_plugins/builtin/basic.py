@@ -170,10 +170,18 @@ class BasicAI:
             self.blunder = min(1.0, max(0.0, float(settings.options.get("blunder", 0.0))))
         except (TypeError, ValueError):
             self.blunder = 0.0
+        self.last_reasoning: tuple[dict, ...] | None = None
+
+    def reasoning(self) -> tuple[dict, ...] | None:
+        """The optional reasoning answer (PLUGINS.md "Reasoning"): after a play, its best
+        ranked plays (at most three) as ``{"action": cards text, "value": heuristic card
+        points for the side, "note": "pts"}``; None for other decisions."""
+        return self.last_reasoning
 
     # -- bidding (RULES.md §2) ------------------------------------------------------------
     def choose_bid(self, view: Any, bids: Sequence[int]) -> int:
         """The cheapest legal bid not above the hand's expected points, or ``PASS``."""
+        self.last_reasoning = None
         if not bids:
             return PASS
         if self.blunder and self.rng.random() < self.blunder:
@@ -186,6 +194,9 @@ class BasicAI:
     # -- trump (RULES.md §3) --------------------------------------------------------------
     def choose_trump(self, view: Any, suits: Sequence[str]) -> str:
         """The suit of ``suits`` with the best :func:`hand_strength`."""
+        order = sorted(suits, key=lambda s: (-hand_strength(view.hand, s), SUITS.index(s)))
+        self.last_reasoning = tuple({"action": s, "value": round(hand_strength(view.hand, s), 2),
+                                     "note": "strength"} for s in order[:3])
         return max(suits, key=lambda s: (hand_strength(view.hand, s), -SUITS.index(s)))
 
     # -- 找朋友 (RULES.md "找朋友" §3-§5) -----------------------------------------------------
@@ -205,6 +216,7 @@ class BasicAI:
     def choose_bury(self, view: Any, count: int) -> list[Card]:
         """``count`` cards: whole short side suits first (voids), then the cheapest side
         cards; trumps, aces, pairs, point cards and red fives only when unavoidable."""
+        self.last_reasoning = None
         ctx = view.ctx
         hand = list(view.hand)
         counts = counts_of(hand)
@@ -242,6 +254,8 @@ class BasicAI:
         ranked = self.ranked_plays(view, options)
         if not ranked:  # pragma: no cover - there is always a candidate with cards in hand
             return tuple(options.sample(self.rng))
+        self.last_reasoning = tuple({"action": " ".join(str(Card(c)) for c in p), "value": round(v, 2),
+                                     "note": "pts"} for v, p in ranked[:3])
         if self.blunder and len(ranked) > 1 and self.rng.random() < self.blunder:
             return self.rng.choice(ranked)[1]
         return ranked[0][1]

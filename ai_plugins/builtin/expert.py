@@ -18,6 +18,8 @@ samples are used for all candidates of a decision, so that they are compared on 
 - **trump**: ``basic``'s suit unless the sampled play-outs clearly favour another (:func:`pick`).
 - **bury**: a few candidate buries (``basic``'s first, and ones that empty each short side
   suit), each played out in sampled worlds; :func:`pick` chooses.
+- **找朋友** (five seats, the unknown friend): every decision goes to
+  :class:`.expert_zpy.ZpyExpert`, the same search on 找朋友 worlds (:mod:`.simulate_zpy`).
 
 Thinking time: ``think_ms`` (``AISettings.options["think_ms"]``, the arena's and the client's
 ``--think-ms``; default :data:`DEFAULT_THINK_MS`) per decision, capped at 80% of the seat's
@@ -64,9 +66,19 @@ CONFIDENCE = 1.0
 """How sure the search must be before it overrules ``basic``'s first choice: the paired mean
 advantage over that choice, in standard errors (the same sampled worlds for both)."""
 
+REASONING_TOP = 3
+"""Candidates kept in ``last_reasoning`` (what X-ray shows)."""
+
 BID_MARGIN = 1.0
 """Mean game points as dealer a bid must promise in sampled deals (a cushion against the
 play-outs' optimism)."""
+
+
+def _action_text(action: Any) -> str:
+    """A candidate as text: cards joined by spaces (``"10S 10S"``), a suit letter as is."""
+    if isinstance(action, str):
+        return action
+    return " ".join(str(Card(c)) for c in action)
 
 
 def pick(samples: Sequence[Sequence[float]]) -> int:
@@ -94,8 +106,13 @@ class ExpertAI:
     number depends on the machine's speed: set ``options["samples"]`` to fix it, as tests do).
     """
 
+    rulesets = ("hongwu", "zhaopengyou")
+    """Plays both rulesets: 找朋友's decisions go to :class:`.expert_zpy.ZpyExpert`."""
+
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
+        self._settings = settings
+        self._zpy: Any = None
         self.seat = settings.seat
         self.rng = random.Random(settings.seed)
         options = dict(settings.options or {})
@@ -104,6 +121,39 @@ class ExpertAI:
         samples = options.get("samples")
         self.samples: int | None = int(samples) if samples else None
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
+        self.last_reasoning: tuple[dict, ...] | None = None
+        """The candidates of the last decision with their estimates (see :meth:`reasoning`):
+        what X-ray shows; recording it draws no random numbers, so decisions are unchanged."""
+        self._detail: list[list[tuple[float, int]]] | None = None
+
+    def reasoning(self) -> tuple[dict, ...] | None:
+        """The optional plugin reasoning answer (PLUGINS.md "Reasoning"): the last decision's
+        candidates, best estimate first, as ``{"action": str, "value": float, "note": str}``
+        (``value`` the mean game points for the seat over the sampled worlds); None before
+        the first searched decision."""
+        return self.last_reasoning
+
+    # -- 找朋友: its own search (ai_plugins/builtin/expert_zpy.py) --------------------------
+    def zpy(self) -> Any:
+        """The :class:`.expert_zpy.ZpyExpert` that takes this seat's 找朋友 decisions (made on
+        first use, with the same settings; 红五 decisions never touch it)."""
+        if self._zpy is None:
+            from .expert_zpy import ZpyExpert
+
+            self._zpy = ZpyExpert(self._settings)
+        return self._zpy
+
+    def choose_declaration(self, view: Any, options: Sequence) -> Any:
+        """找朋友: declare or pass (:meth:`.expert_zpy.ZpyExpert.choose_declaration`)."""
+        return self.zpy().choose_declaration(view, options)
+
+    def choose_counter(self, view: Any, options: Sequence) -> Any:
+        """找朋友: counter or pass (:meth:`.expert_zpy.ZpyExpert.choose_counter`)."""
+        return self.zpy().choose_counter(view, options)
+
+    def choose_friend(self, view: Any, calls: Sequence) -> Any:
+        """找朋友: the friend call (:meth:`.expert_zpy.ZpyExpert.choose_friend`)."""
+        return self.zpy().choose_friend(view, calls)
 
     # -- sampling loop ---------------------------------------------------------------------
     def _loop(self, step: Callable[[int], None]) -> int:
@@ -124,20 +174,33 @@ class ExpertAI:
     def _outcomes(self, world: Any, actions: Sequence[Any], seat: int) -> list[float]:
         """``utility`` for ``seat`` of each action applied to a copy of ``world`` and played out."""
         row = []
+        detail = []
         for action in actions:
             g = world.clone()
             g.apply(action)
             play_out(g, self.rng)
             row.append(utility(g, seat))
+            detail.append((float(g.settlement.game_points[seat]), dealer_points(g)))
+        if self._detail is not None:
+            self._detail.append(detail)
         return row
 
     # -- play (RULES.md §7–§9) ---------------------------------------------------------------
     def choose_play(self, view: Any, options: Any) -> tuple[Card, ...]:
         """The candidate with the best mean utility over sampled worlds."""
+        if getattr(view.ruleset, "is_zhaopengyou", False):
+            return self.zpy().choose_play(view, options)
         ranked = self.basic.ranked_plays(view, options)
         cands = [p for _, p in ranked[:MAX_CANDIDATES]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
+        rows = self._play_rows(view, cands)
+        choice = pick(rows)
+        self._note(cands, rows, choice)
+        return cands[choice]
+
+    def _play_rows(self, view: Any, cands: Sequence[tuple[Card, ...]]) -> list[list[float]]:
+        """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``)."""
         rows: list[list[float]] = []
         me = view.seat
 
@@ -146,7 +209,59 @@ class ExpertAI:
             rows.append(self._outcomes(world, [Play(me, play) for play in cands], me))
 
         self._loop(step)
-        return cands[pick(rows)]
+        return rows
+
+    def _note(self, cands: Sequence[Any], rows: Sequence[Sequence[float]], choice: int) -> None:
+        """Keep ``last_reasoning``: up to :data:`REASONING_TOP` candidates, best mean first."""
+        if not rows:
+            return
+        means = [statistics.fmean(r[k] for r in rows) for k in range(len(cands))]
+        order = sorted(range(len(cands)), key=lambda k: (k != choice, -means[k]))
+        self.last_reasoning = tuple(
+            {"action": _action_text(cands[k]), "value": round(means[k], 2),
+             "note": f"{len(rows)} samples" + (", chosen" if k == choice else "")}
+            for k in order[:REASONING_TOP])
+
+    # -- estimates (the review 复盘, ai_plugins.review) ----------------------------------------
+    def estimates(self, view: Any, kind: str, cands: Sequence[Any]) -> list[dict]:
+        """The search's estimate of each candidate of one decision, on the same sampled worlds.
+
+        ``kind``: ``"play"`` (``cands`` card tuples; ``view`` in the play phase), ``"bury"``
+        (card tuples; the dealer's bury view), ``"trump"`` (suit letters; the trump view) or
+        ``"bid"`` (amounts, 0 = pass; the auction view: an amount is valued as the seat's mean
+        game points as dealer with its best suit, calibrated like :meth:`choose_bid`; a pass is
+        valued :data:`BID_MARGIN`, the cushion the bid rule asks for, with ``points`` None).
+        The sample count is ``options["samples"]`` when set (fix it for reproducible numbers).
+        Returns one dict a candidate, in the order given: ``{"gp": mean game points for the
+        seat, "points": mean card points the dealer takes (kitty included when it counts),
+        "n": samples}``. Raises ValueError for an unknown ``kind``. Draws from this AI's
+        random generator (use a fresh ``ExpertAI`` per estimate for reproducibility)."""
+        rs = view.ruleset
+        if kind == "trump":
+            out = self._dealer_outcomes(view, list(cands))
+            return [{"gp": self._calibrated_gp(rs, out[s], view.bid),
+                     "points": statistics.fmean(out[s]), "n": len(out[s])} for s in cands]
+        if kind == "bid":  # each amount as dealer with the best suit; a pass is the margin
+            out = self._dealer_outcomes(view, self._promising_suits(view.hand))
+            best = max(out.values(), key=lambda pts: statistics.fmean(pts))
+            a, b = ROLLOUT_CALIBRATION.get(rs.decks, (0.0, 1.0))
+            pts = statistics.fmean(a + b * p for p in best)
+            return [{"gp": self._calibrated_gp(rs, best, x) if x else BID_MARGIN,
+                     "points": pts if x else None, "n": len(best)} for x in cands]
+        self._detail = []
+        try:
+            if kind == "play":
+                self._play_rows(view, cands)
+            elif kind == "bury":
+                self._bury_rows(view, cands)
+            else:
+                raise ValueError(f"unknown decision kind {kind!r}")
+            detail = self._detail
+        finally:
+            self._detail = None
+        n = len(detail)
+        return [{"gp": statistics.fmean(d[k][0] for d in detail),
+                 "points": statistics.fmean(d[k][1] for d in detail), "n": n} for k in range(len(cands))]
 
     # -- bidding (RULES.md §2) ---------------------------------------------------------------
     def _dealer_outcomes(self, view: Any, suits: Sequence[str]) -> dict[str, list[int]]:
@@ -184,7 +299,17 @@ class ExpertAI:
         a, b = ROLLOUT_CALIBRATION.get(view.ruleset.decks, (0.0, 1.0))
         mean_gp = statistics.fmean(
             dealer_game_points(view.ruleset, round(a + b * p) - cheapest) for p in best)
-        return cheapest if mean_gp > BID_MARGIN else PASS
+        choice = cheapest if mean_gp > BID_MARGIN else PASS
+        self.last_reasoning = tuple(
+            {"action": str(x) if x else "pass", "value": round(v, 2),
+             "note": f"{len(best)} samples" + (", chosen" if x == choice else "")}
+            for x, v in sorted(((cheapest, mean_gp), (PASS, BID_MARGIN)), key=lambda t: t[0] != choice))
+        return choice
+
+    def _calibrated_gp(self, rs: Any, points: Sequence[int], bid: int) -> float:
+        """Mean dealer game points of play-out card ``points`` at ``bid`` (calibrated)."""
+        a, b = ROLLOUT_CALIBRATION.get(rs.decks, (0.0, 1.0))
+        return statistics.fmean(dealer_game_points(rs, round(a + b * p) - bid) for p in points)
 
     # -- trump (RULES.md §3) -----------------------------------------------------------------
     def choose_trump(self, view: Any, suits: Sequence[str]) -> str:
@@ -194,7 +319,9 @@ class ExpertAI:
         cands = [first] + [s for s in cands if s in suits and s != first]
         outcomes = self._dealer_outcomes(view, cands)
         rows = [list(r) for r in zip(*(outcomes[s] for s in cands))]
-        return cands[pick(rows)]
+        choice = pick(rows)
+        self._note(cands, rows, choice)
+        return cands[choice]
 
     # -- bury (RULES.md §4) ------------------------------------------------------------------
     def _bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
@@ -225,9 +352,18 @@ class ExpertAI:
 
     def choose_bury(self, view: Any, count: int) -> list[Card]:
         """The candidate bury with the best mean result in sampled play-outs."""
+        if getattr(view.ruleset, "is_zhaopengyou", False):
+            return self.zpy().choose_bury(view, count)
         cands = self._bury_candidates(view, count)
         if len(cands) == 1:
             return list(cands[0])
+        rows = self._bury_rows(view, cands)
+        choice = pick(rows)
+        self._note(cands, rows, choice)
+        return list(cands[choice])
+
+    def _bury_rows(self, view: Any, cands: Sequence[tuple[Card, ...]]) -> list[list[float]]:
+        """Per-sample utilities of each bury of ``cands`` (sampled deals as the dealer)."""
         rs = view.ruleset
         me = view.seat
         rows: list[list[float]] = []
@@ -241,7 +377,7 @@ class ExpertAI:
             rows.append(self._outcomes(base, [Bury(me, cand) for cand in cands], me))
 
         self._loop(step)
-        return list(cands[pick(rows)])
+        return rows
 
 
 @hookimpl

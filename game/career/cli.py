@@ -404,28 +404,37 @@ def recorder_for_play(ns: argparse.Namespace) -> tuple[Any, str | None, int]:
 
 
 # --- hongwu join --profile -------------------------------------------------------------------
-def add_join_profile(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    """Add ``--profile NAME`` to ``hongwu join`` (window only): its hands are recorded for that
-    profile, from what the client saw (its own seat; no stake at LAN tables yet). The run
-    function is wrapped so an unknown profile is refused (exit 2) before connecting."""
+def add_join_profile(p: argparse.ArgumentParser, command: str = "join") -> argparse.ArgumentParser:
+    """Add ``--profile NAME`` to ``hongwu join`` or (``command="host"``) ``hongwu host``
+    (window only): the window's seat plays as that profile (its title on every plate) and its
+    hands are recorded for it, from what the client saw, with the coins the host clamped at a
+    staked table (RULES.md §12). For ``host`` the player name defaults to the profile's (the
+    host keys its coin caps by name). The run function is wrapped so an unknown profile is
+    refused (exit 2) before anything starts."""
     p.add_argument("--profile", default=None, metavar="NAME",
-                   help="record the hands played in the window for this profile (README \"Career\")")
+                   help="play and record the hands of the window's seat as this profile "
+                        "(README \"Career\")")
     inner = p.get_default("func")
 
     def run(ns: argparse.Namespace) -> int:
         from game.career import CareerError, Recorder
 
+        if ns.profile is not None and command == "host" and getattr(ns, "headless", False):
+            print("hongwu host: --profile is for the host's window (a headless host has no seat "
+                  "of its own); ignored", file=sys.stderr)
         if ns.profile is None or getattr(ns, "headless", False):
             return inner(ns)
-        store = _open("join")
+        store = _open(command)
         try:
             ns.career_recorder = Recorder(store, ns.profile)
             from engine.scoring import title_for
 
             ns.career_title = title_for(ns.career_recorder.profile.points, "zh")  # on the others' plates
+            if command == "host" and getattr(ns, "player", None) == "Host":
+                ns.player = ns.career_recorder.profile.name[:24]  # the name the host's caps use
         except CareerError as exc:
             store.close()
-            print(f"hongwu join: {exc}", file=sys.stderr)
+            print(f"hongwu {command}: {exc}", file=sys.stderr)
             return EXIT_BAD
         try:
             return inner(ns)

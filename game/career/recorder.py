@@ -124,8 +124,12 @@ class Recorder:
             return None
         self._last_game = key
         seats = self._names(table, view.ruleset.players, me)
+        coins_of = getattr(table, "coins", None)  # a staked LAN table: the host's clamped coins
+        host_coins = coins_of(view.hand_no) if callable(coins_of) else None
+        stake = int(getattr(table, "stake", 0) or 0) if host_coins is not None else None
         return self._store(view.settlement, view.ruleset, view.trump, None, seats, me,
-                           lambda **extra: "\n".join(replay.lines_from_view(view, **extra)) + "\n")
+                           lambda **extra: "\n".join(replay.lines_from_view(view, **extra)) + "\n",
+                           host_coins=host_coins, stake=stake)
 
     def record_game(self, game: Any, seats: list[str]) -> Recorded:
         """Record a settled engine ``game`` with seat names ``seats`` (the profile's at
@@ -136,14 +140,24 @@ class Recorder:
                            lambda **extra: replay.dumps(game, **extra))
 
     def _store(self, s: Any, ruleset: Any, trump: str, seed: int | None, seats: list[str], me: int,
-               text_of: Any) -> Recorded:
+               text_of: Any, host_coins: Any = None, stake: int | None = None) -> Recorded:
+        """Store one settled hand. ``host_coins`` (a staked LAN table: the coins per seat the
+        host clamped per player name, RULES.md §12) are recorded as given, at the table's
+        ``stake``: the host's figure is authoritative for its table and is not clamped again
+        here; it still counts in the profile's local daily ledger. Without them the coins are
+        computed from :attr:`stake` and the profile's day so far."""
         now = self.clock()
         day = local_day(now)
         store = self.store
-        net = store.day_net(self.profile.id, day) if self.stake else 0
-        coins = [clamp_coins(raw_change(g, self.stake), net if i == me else 0) for i, g in enumerate(s.game_points)]
+        if host_coins is not None and len(host_coins) == len(s.game_points):
+            stake = int(stake or 0)
+            coins = [int(c) for c in host_coins]
+        else:
+            stake = self.stake
+            net = store.day_net(self.profile.id, day) if stake else 0
+            coins = [clamp_coins(raw_change(g, stake), net if i == me else 0) for i, g in enumerate(s.game_points)]
         when = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(now))
-        text = text_of(seats=seats, time=when, stake=self.stake, coins=coins, seat=me)
+        text = text_of(seats=seats, time=when, stake=stake, coins=coins, seat=me)
         d = s.dealer
         before = store.conn.execute("SELECT points FROM profiles WHERE id = ?", (self.profile.id,)).fetchone()[0]
         opts = ruleset.options
@@ -152,7 +166,7 @@ class Recorder:
             "options": {k: getattr(opts, k) for k in opts.__dataclass_fields__}, "seed": seed, "seats": seats,
             "seat": me, "dealer": d, "bid": s.bid, "trump": trump,
             "points": s.trick_points[d] + (s.kitty_points if s.kitty_counted else 0),
-            "dealer_final": s.dealer_final, "game_points": s.game_points, "coins": coins, "stake": self.stake,
+            "dealer_final": s.dealer_final, "game_points": s.game_points, "coins": coins, "stake": stake,
             "my_points": s.game_points[me], "my_coins": coins[me],
             "red_fives_won": sum(1 for f, t in s.red_fives if t == me),
             "red_fives_lost": sum(1 for f, t in s.red_fives if f == me),

@@ -171,6 +171,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX zpy_hands_match ON zpy_hands(profile_id, match_id, hand_no);
     """,
+    # v4: cached reviews 复盘 (ai_plugins.review), one per record and review settings
+    """
+    CREATE TABLE reviews (
+        record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+        settings TEXT NOT NULL,
+        result TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (record_id, settings)
+    ) WITHOUT ROWID;
+    """,
 )
 """Schema steps: ``MIGRATIONS[k]`` takes ``user_version`` k to k+1 (append, never edit)."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -554,6 +564,22 @@ class Store:
         if row is None:
             raise CareerError(f"no record with id {record_id}")
         return row[0]
+
+    def cached_review(self, record_id: int, settings: str) -> str | None:
+        """The cached review JSON of record ``record_id`` made with ``settings`` (the key of
+        :func:`ai_plugins.review.settings_key`), or None."""
+        row = self.conn.execute("SELECT result FROM reviews WHERE record_id = ? AND settings = ?",
+                                (record_id, settings)).fetchone()
+        return row[0] if row else None
+
+    def save_review(self, record_id: int, settings: str, result: str, now: float | None = None) -> None:
+        """Cache a review (JSON text) of record ``record_id`` under ``settings`` (replacing an
+        older one); raises CareerError for an unknown record."""
+        with self._tx() as c:
+            if c.execute("SELECT 1 FROM records WHERE id = ?", (record_id,)).fetchone() is None:
+                raise CareerError(f"no record with id {record_id}")
+            c.execute("INSERT OR REPLACE INTO reviews VALUES (?, ?, ?, ?)",
+                      (record_id, settings, result, time.time() if now is None else now))
 
     # -- 找朋友 records (v3) ----------------------------------------------------------------------
     def add_zpy_record(self, profile_id: int, fields: dict[str, Any]) -> int:

@@ -143,7 +143,8 @@ class LanScreen(Screen):
         decks = self.app.settings.decks
         table_cfg = TableConfig(name=_("{name}'s table").format(name=self.name)[:24], decks=decks,
                                 options=self.app.house_rules(),  # saved (or --rule) house rules
-                                ai_budget_s=presets.preset(self.app.settings.difficulty).budget_s)
+                                ai_budget_s=presets.preset(self.app.settings.difficulty).budget_s,
+                                stake=max(0, int(getattr(self.app.settings, "stake", 0) or 0)))  # saved stake (§12)
         provider = AIProvider(plugin_dirs=o.plugin_dirs, ai_specs=o.ai_specs, user_plugins=o.user_plugins)
         ports = [self.port] if self.port is not None else [DEFAULT_PORT, 0]
         last: Exception | None = None

@@ -121,7 +121,9 @@ class SettingsScreen(FormScreen):
             (_("Full screen"), [Choice("full:on", _("On"), full), Choice("full:off", _("Off"), not full)]),
             (_("Renderer"), [Choice(f"render:{r}", _(RENDERER_LABELS[r]), app.settings.renderer == r)
                              for r in RENDERERS]),
-        ] + table_rows(app.settings)
+        ] + table_rows(app.settings) + [
+            (_("AI X-ray"), [Choice("xray:on", _("On"), bool(app.settings.xray)),
+                                         Choice("xray:off", _("Off"), not app.settings.xray)])]
 
     def note(self) -> str:
         """The real state: whether changes are saved, whether there is sound at all, and a
@@ -154,6 +156,8 @@ class SettingsScreen(FormScreen):
             app.set_fullscreen(arg == "on")
         elif head == "render":
             app.set_renderer(arg)
+        elif head == "xray":
+            app.set_xray(arg == "on")
         elif head in TABLE_KEYS:
             app.set_table_prefs(**{TABLE_KEYS[head]: arg if head == "suits" else arg in ("on", "left")})
         elif button.key == "back":

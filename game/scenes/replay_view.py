@@ -59,10 +59,15 @@ def load(source: Any, store: Any = None) -> tuple[Any, str]:
 
 class ReplayScreen(Screen):
     """The viewer (see the module docstring). ``on_close``: called instead of popping the
-    screen when it is closed (``hongwu replay`` quits the window)."""
+    screen when it is closed (``hongwu replay`` quits the window). ``review``: None, or
+    ``(db_path, record_id)`` of the record shown (its review 复盘 is then cached), or
+    ``(None, None)`` to review the replay itself; a Review button then opens
+    :class:`game.scenes.review_screen.ReviewScreen` (key ``review``)."""
 
-    def __init__(self, app: "App", replay: Any, on_close: Callable[[], None] | None = None) -> None:
+    def __init__(self, app: "App", replay: Any, on_close: Callable[[], None] | None = None,
+                 review: tuple[Any, Any] | None = None) -> None:
         super().__init__(app)
+        self.review = review
         from engine import replay as R
 
         self.replay = replay
@@ -103,6 +108,10 @@ class ReplayScreen(Screen):
         x = m.margin
         out = [Button("back", pygame.Rect(x, y, back_w, m.button_h), _("Back"), style="flat")]
         x += back_w + m.gap
+        if self.review is not None:  # the review 复盘 of this hand
+            rw = max(round(m.button_h * 1.8), 90)
+            out.append(Button("review", pygame.Rect(x, y, rw, m.button_h), _("Review"), style="flat"))
+            x += rw + m.gap
         out.append(Button("first", pygame.Rect(x, y, bw, m.button_h), "|◀", enabled=self.step > 0))
         x += bw + m.gap // 2
         out.append(Button("prev", pygame.Rect(x, y, bw, m.button_h), "◀", enabled=self.step > 0))
@@ -190,6 +199,14 @@ class ReplayScreen(Screen):
             self.go(self.last_step)
         elif key == "back":
             self.on_back()
+        elif key == "review" and self.review is not None:
+            from game.scenes.review_screen import ReviewScreen
+
+            db_path, record_id = self.review
+            if record_id is not None:
+                self.app.push_screen(ReviewScreen(self.app, db_path, record_id))
+            else:
+                self.app.push_screen(ReviewScreen(self.app, replay=self.replay))
 
     def on_back(self) -> None:
         """Close the viewer."""

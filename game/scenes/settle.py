@@ -30,7 +30,8 @@ class SettlePanel(Panel):
     """The settlement overlay (drawn over the table once the hand is settled)."""
 
     def buttons(self, view: Any) -> list[Button]:
-        """The Next hand button at the bottom of the overlay."""
+        """The Next hand button at the bottom of the overlay, and Review 复盘 beside it when
+        this hand was recorded for the profile (the scene's ``review_record()`` gives its id)."""
         if view.settlement is None or not self.scene.show_settlement:
             return []
         lay = self.scene.layout
@@ -38,10 +39,22 @@ class SettlePanel(Panel):
         w = button_width(label, lay.font_size, round(lay.button_h * 4))
         r = pygame.Rect(0, 0, w, lay.button_h)
         r.midbottom = (lay.overlay.centerx, lay.overlay.bottom - lay.margin * 2)
-        return [Button("next", r, label, style="primary")]
+        out = [Button("next", r, label, style="primary")]
+        record = getattr(self.scene, "review_record", None)
+        if callable(record) and record() is not None:
+            rl = _("Review")
+            rr = pygame.Rect(0, 0, button_width(rl, lay.font_size, round(lay.button_h * 2.5)), lay.button_h)
+            rr.bottomright = (r.x - lay.margin * 2, r.bottom)
+            out.append(Button("review", rr, rl))
+        return out
 
     def on_button(self, button: Button, view: Any) -> None:
-        """Ask the app for the next hand."""
+        """Next hand: ask the app for it; Review: open the review of the recorded hand."""
+        if button.key == "review":
+            record = self.scene.review_record()
+            if record is not None and callable(getattr(self.scene, "on_review", None)):
+                self.scene.on_review(record)
+            return
         self.scene.request_next_hand()
 
     def prompt(self, view: Any, now: float) -> str:

@@ -109,6 +109,11 @@ class TableDraw:
         comps.append((self.trick_region(), self._draw_trick_area))
         comps.append((lay.message_rect, self._draw_message))
         comps.append((lay.hand_area, self._draw_hand))
+        if getattr(self, "xray", False):  # X-ray 透视 panels beside the AI plates (game.scenes.xray)
+            from game.scenes import xray
+
+            for seat, rect, cands in xray.panels(lay, v, self.table):
+                comps.append((rect, lambda s, r=rect, c=cands, t=v.to_act == seat: xray.draw_panel_for(s, lay, r, c, t)))
         return comps
 
     def trick_region(self) -> pygame.Rect:
@@ -135,13 +140,13 @@ class TableDraw:
                 if rect.colliderect(clip):
                     fn(surf)
             for b in self.buttons:
-                if b.key != "next" and b.rect.colliderect(clip):
+                if b.key not in ("next", "review") and b.rect.colliderect(clip):
                     b.draw(surf, self.layout.font_size)
             if overlay and self.layout.overlay.colliderect(clip):
                 sp = self.panels["settle"]
                 sp.draw(surf, self.view)
                 for b in self.buttons:
-                    if b.key == "next":
+                    if b.key in ("next", "review"):
                         b.draw(surf, self.layout.font_size)
             self._draw_chat(surf, clip)
         surf.set_clip(None)

@@ -248,7 +248,7 @@ class TableInput:
         if b.key == "help:buried":
             extras.toggle_buried(self)
             return
-        panel = self.panels["settle"] if b.key == "next" else self.panel
+        panel = self.panels["settle"] if b.key in ("next", "review") else self.panel
         panel.on_button(b, self.view)
         self.invalidate()
 

@@ -249,6 +249,10 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         return (rs.hand_size + rs.kitty_size) if rs is not None else 33
 
     # -- external requests ------------------------------------------------------------------------
+    xray = False
+    """X-ray 透视 on: AI reasoning panels beside the plates (:mod:`game.scenes.xray`; the
+    app sets it from ``Settings.xray``)."""
+
     def invalidate(self, *rects: pygame.Rect) -> None:
         """Ask for the static layer to be redrawn before the next frame: only ``rects`` when
         given (screen px), else all of it."""
@@ -429,6 +433,13 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
             self.show_settlement = True
             self.settled_at = now
             self.invalidate()
+        if getattr(self, "xray", False):  # X-ray: redraw when an AI's reasoning changed
+            from game.scenes.xray import signature
+
+            sig = signature(self.table, self.view)
+            if sig != getattr(self, "_xray_sig", None):
+                self._xray_sig = sig
+                self.invalidate()
         self._update_countdown()
         if self.panel.update(self.view, now):
             self._refresh()

@@ -1,0 +1,230 @@
+"""The review 复盘 of a recorded hand: the ``expert`` search's opinion of each decision of a seat.
+
+For a replay (docs/REPLAY.md: header + actions) and one seat, every decision that seat made
+(bid, trump, bury, each play; RULES.md §2–§9) is rebuilt from that seat's view at that point —
+only what the seat could see then; the hidden cards are sampled like the ``expert`` AI does —
+and the chosen action is compared with the search's other candidates on the *same* sampled
+worlds (:meth:`ai_plugins.builtin.expert.ExpertAI.estimates`). The decision's **loss** is the
+best candidate's mean game points minus the chosen action's (so never negative: the chosen
+action is one of the candidates); a loss of at least :data:`COSTLY_GP` game points is
+**costly** (flagged). Forced plays (one legal play, or the last cards) are listed, not searched.
+
+Reproducible: every decision uses a fresh search seeded from ``seed`` and the decision's index
+at a fixed sample count, so the same replay, seat, samples and seed give the same numbers.
+Pure of ``game/`` (the career store caches results; ``hongwu review`` prints them).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Sequence
+
+from engine.cards import Card
+from engine.replay import Replay, start
+from engine.state import Bid, Bury, ChooseTrump, Phase, Play
+
+from .base import AISettings
+from .builtin.expert import MAX_CANDIDATES, ExpertAI
+
+REVIEW_VERSION = 1
+"""Bumped when the method changes (part of the cache key)."""
+
+DEFAULT_SAMPLES = 16
+"""Sampled worlds per decision by default (``hongwu review --samples``)."""
+
+COSTLY_GP = 1.0
+"""Loss in mean game points from which a decision is flagged costly (one game point is one
+band step for a defender at base score 1; RULES.md §10)."""
+
+SUITS = ("S", "H", "C", "D")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One reviewed decision. ``line``: the replay line of the action (2 = first action);
+    ``kind``: ``"bid"``, ``"trump"``, ``"bury"`` or ``"play"``; ``trick``: 1-based trick of a
+    play (0 before play); ``chosen``/``best``: the actions as text (cards joined by spaces, a
+    suit letter, a bid amount or ``"pass"``); ``chosen_cards``/``best_cards``: card texts of
+    plays and buries (empty otherwise); ``chosen_gp``/``best_gp``: mean game points for the
+    seat; ``chosen_points``/``best_points``: mean card points the dealer takes (None for a
+    pass); ``loss``: ``best_gp - chosen_gp`` (≥ 0); ``costly``: ``loss >= COSTLY_GP``;
+    ``forced``: one possible action (not searched); ``candidates``: how many were compared;
+    ``samples``: sampled worlds per candidate."""
+
+    line: int
+    kind: str
+    trick: int
+    chosen: str
+    best: str
+    chosen_cards: tuple[str, ...]
+    best_cards: tuple[str, ...]
+    chosen_gp: float
+    best_gp: float
+    chosen_points: float | None
+    best_points: float | None
+    loss: float
+    costly: bool
+    forced: bool
+    candidates: int
+    samples: int
+
+
+@dataclass(frozen=True)
+class Review:
+    """A whole review: ``seat`` reviewed, ``samples`` per decision, ``seed``, ``version``
+    (:data:`REVIEW_VERSION`), ``decisions`` in the order they were made."""
+
+    seat: int
+    samples: int
+    seed: int
+    version: int
+    decisions: tuple[Decision, ...]
+
+    def ranked(self) -> list[Decision]:
+        """Searched decisions, largest loss first (ties: earlier first)."""
+        return sorted((d for d in self.decisions if not d.forced), key=lambda d: (-d.loss, d.line))
+
+    def costly(self) -> list[Decision]:
+        """The flagged decisions, largest loss first."""
+        return [d for d in self.ranked() if d.costly]
+
+    @property
+    def total_loss(self) -> float:
+        """Sum of the losses (mean game points)."""
+        return round(sum(d.loss for d in self.decisions), 2)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-able form (``hongwu review --json``; the cache)."""
+        return {"seat": self.seat, "samples": self.samples, "seed": self.seed,
+                "version": self.version, "total_loss": self.total_loss, "costly_gp": COSTLY_GP,
+                "decisions": [asdict(d) for d in self.decisions]}
+
+    def dumps(self) -> str:
+        """JSON text of :meth:`as_dict`."""
+        return json.dumps(self.as_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Review":
+        """Inverse of :meth:`as_dict`; raises KeyError/TypeError for a malformed dict."""
+        decs = []
+        for x in d["decisions"]:
+            x = dict(x)
+            x["chosen_cards"], x["best_cards"] = tuple(x["chosen_cards"]), tuple(x["best_cards"])
+            decs.append(Decision(**x))
+        return cls(d["seat"], d["samples"], d["seed"], d["version"], tuple(decs))
+
+
+def settings_key(seat: int, samples: int, seed: int) -> str:
+    """The cache key of a review's settings (with the record id it names one review)."""
+    return f"v{REVIEW_VERSION}:seat={seat}:samples={samples}:seed={seed}"
+
+
+def _text(action: Any) -> str:
+    if isinstance(action, str):
+        return action
+    if isinstance(action, int) or action is None:
+        return str(action) if action else "pass"
+    return " ".join(str(Card(c)) for c in action)
+
+
+def _cards(action: Any) -> tuple[str, ...]:
+    if isinstance(action, (str, int)) or action is None:
+        return ()
+    return tuple(str(Card(c)) for c in action)
+
+
+def decision_points(replay: Replay, seat: int) -> int:
+    """How many decisions of ``seat`` the replay holds (the progress total)."""
+    return sum(1 for a in replay.actions if getattr(a, "seat", None) == seat)
+
+
+def _candidates(ai: ExpertAI, view: Any, action: Any) -> tuple[str, list[Any], Any]:
+    """(kind, candidates with the chosen one first, the chosen in candidate form)."""
+    if isinstance(action, Play):
+        chosen = tuple(sorted(action.cards))
+        ranked = [tuple(sorted(p)) for _, p in ai.basic.ranked_plays(view, view.play_options())]
+        cands = [chosen] + [p for p in ranked[:MAX_CANDIDATES] if p != chosen]
+        if len(view.hand) <= len(chosen) or len(ranked) <= 1:
+            cands = [chosen]
+        return "play", cands, chosen
+    if isinstance(action, Bury):
+        chosen = tuple(sorted(action.cards))
+        cands = [chosen] + [c for c in ai._bury_candidates(view, view.bury_count) if c != chosen]
+        return "bury", cands, chosen
+    if isinstance(action, ChooseTrump):
+        return "trump", [action.suit] + [s for s in SUITS if s != action.suit], action.suit
+    if isinstance(action, Bid):
+        legal = tuple(view.legal_bids())
+        chosen = action.amount or 0
+        cands = [chosen] + [x for x in (0, min(legal) if legal else 0) if x != chosen]
+        return "bid", list(dict.fromkeys(cands)), chosen
+    raise ValueError(f"cannot review {action!r}")
+
+
+def review(replay: Replay, seat: int | None = None, samples: int = DEFAULT_SAMPLES, seed: int = 0,
+           progress: Callable[[int, int], None] | None = None) -> Review:
+    """Review ``seat``'s decisions in ``replay`` (default: the header's ``seat``, else 0).
+
+    ``samples``: sampled worlds per decision (≥ 2); ``seed``: the search seed; ``progress``:
+    called ``progress(done, total)`` after each decision. Raises ValueError for a bad seat or
+    sample count and :class:`engine.replay.ReplayError` when the replay does not re-run."""
+    if seat is None:
+        seat = int(replay.header.get("seat") or 0)
+    players = replay.ruleset.players
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat} is not 0..{players - 1}")
+    if samples < 2:
+        raise ValueError("samples must be at least 2")
+    game = start(replay)
+    total = decision_points(replay, seat)
+    out: list[Decision] = []
+    for line, action in enumerate(replay.actions, start=2):
+        if getattr(action, "seat", None) == seat and game.phase is not Phase.SETTLE:
+            view = game.view(seat)
+            trick = len(game.tricks) + 1 if isinstance(action, Play) else 0
+            ai = ExpertAI(AISettings(seat=seat, seed=seed * 100_003 + line, budget_s=3600.0,
+                                     options={"samples": samples}))
+            kind, cands, chosen = _candidates(ai, view, action)
+            if len(cands) == 1:
+                est = [{"gp": 0.0, "points": None, "n": 0}]
+            else:
+                est = ai.estimates(view, kind, cands)
+            best_k = max(range(len(cands)), key=lambda k: (est[k]["gp"], k == 0))
+            loss = round(max(0.0, est[best_k]["gp"] - est[0]["gp"]), 3)
+            rnd = (lambda v: None if v is None else round(v, 2))
+            out.append(Decision(line, kind, trick, _text(chosen), _text(cands[best_k]), _cards(chosen),
+                                _cards(cands[best_k]), rnd(est[0]["gp"]), rnd(est[best_k]["gp"]),
+                                rnd(est[0]["points"]), rnd(est[best_k]["points"]), loss,
+                                loss >= COSTLY_GP, len(cands) == 1, len(cands), est[0]["n"]))
+            if progress is not None:
+                progress(len(out), total)
+        game.apply(action)
+    return Review(seat, samples, seed, REVIEW_VERSION, tuple(out))
+
+
+def table_lines(rv: Review, top: int = 5) -> list[str]:
+    """The review as text: one line a decision (trick, decision, chosen, best, loss; ``!`` on
+    costly ones), then the ``top`` costliest. Game points are means over the sampled worlds."""
+    lines = [f"review of seat {rv.seat}: {rv.samples} samples a decision, seed {rv.seed}; "
+             f"costly = loss >= {COSTLY_GP:g} game points",
+             f"{'trick':>5}  {'decision':<8} {'chosen':<22} {'best':<22} {'gp':>6} {'best gp':>7} {'loss':>6}"]
+    for d in rv.decisions:
+        trick = str(d.trick) if d.trick else "-"
+        mark = " !" if d.costly else ("  (forced)" if d.forced else "")
+        gp = "" if d.forced else f"{d.chosen_gp:6.2f}"
+        bgp = "" if d.forced else f"{d.best_gp:7.2f}"
+        lines.append(f"{trick:>5}  {d.kind:<8} {d.chosen[:22]:<22} {d.best[:22]:<22} {gp:>6} {bgp:>7} "
+                     f"{d.loss:6.2f}{mark}")
+    lines.append(f"total loss {rv.total_loss:.2f} game points")
+    worst = [d for d in rv.ranked() if d.loss > 0][:top]
+    if worst:
+        lines.append(f"costliest {len(worst)}:")
+        for d in worst:
+            where = f"trick {d.trick}" if d.trick else d.kind
+            lines.append(f"  {where}: played {d.chosen}, better {d.best} (-{d.loss:.2f} gp)"
+                         + (" costly" if d.costly else ""))
+    return lines
+
+
+__all__ = ["Decision", "Review", "review", "table_lines", "settings_key", "decision_points",
+           "DEFAULT_SAMPLES", "COSTLY_GP", "REVIEW_VERSION"]

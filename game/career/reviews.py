@@ -1,0 +1,39 @@
+"""Reviews 复盘 of recorded hands, cached with the record in the career store.
+
+:func:`review_record` returns the cached review of a record for the given settings, or runs
+:func:`ai_plugins.review.review` on its replay and caches the result (table ``reviews``,
+schema v4 of :mod:`game.career.store`).
+"""
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from ai_plugins.review import DEFAULT_SAMPLES, Review, review, settings_key
+from engine import replay as R
+
+from .store import Store
+
+
+def review_record(store: Store, record_id: int, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
+                  seed: int = 0, progress: Callable[[int, int], None] | None = None) -> tuple[Review, bool]:
+    """``(review, cached)`` of record ``record_id``: ``seat`` defaults to the record's own seat
+    (the profile's). ``cached`` is True when it came from the store. Raises CareerError for an
+    unknown record, :class:`engine.replay.ReplayError` for a replay that does not re-run and
+    ValueError for a bad seat or sample count."""
+    rec = store.record(record_id)
+    if rec.ruleset != "hongwu":
+        from .store import CareerError
+
+        raise CareerError(f"record {record_id} is a {rec.ruleset} hand: the review knows 红五 hands only")
+    seat = rec.seat if seat is None else seat
+    key = settings_key(seat, samples, seed)
+    hit = store.cached_review(record_id, key)
+    if hit is not None:
+        try:
+            return Review.from_dict(json.loads(hit)), True
+        except (ValueError, KeyError, TypeError):  # a damaged cache entry is recomputed
+            pass
+    rv = review(R.parse(store.replay_text(record_id)), seat, samples, seed, progress)
+    store.save_review(record_id, key, rv.dumps())
+    return rv, False

@@ -1,0 +1,47 @@
+"""Seeded hands for the review tests: played by ``basic`` AIs, optionally with one decision
+overridden (to construct a clearly bad choice)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ai_plugins.base import AISettings
+from ai_plugins.builtin.basic import BasicAI, hand_strength
+from engine import replay as R
+from engine.ruleset import hongwu
+from engine.state import Bid, Bury, ChooseTrump, Game, Phase, Play
+
+
+def play_hand(seed: int, decks: int = 2, override: Callable[[Game, Any], Any] | None = None) -> Game:
+    """A finished game: every seat ``basic``; ``override(game, view)`` may return an action to
+    use instead (None: basic's)."""
+    rs = hongwu(decks)
+    g = Game.new(rs, seed)
+    ais = [BasicAI(AISettings(seat=s, seed=seed + s)) for s in range(rs.players)]
+    while g.phase is not Phase.SETTLE:
+        s = g.to_act
+        v = g.view(s)
+        ai = ais[s]
+        a = override(g, v) if override else None
+        if a is None:
+            if g.phase is Phase.BID:
+                a = Bid(s, ai.choose_bid(v, v.legal_bids()) or None)
+            elif g.phase is Phase.TRUMP:
+                a = ChooseTrump(s, ai.choose_trump(v, "SHCD"))
+            elif g.phase is Phase.BURY:
+                a = Bury(s, tuple(ai.choose_bury(v, v.bury_count)))
+            else:
+                a = Play(s, tuple(ai.choose_play(v, v.play_options())))
+        g.apply(a)
+    return g
+
+
+def worst_trump(g: Game, v: Any) -> Any:
+    """Override: the dealer names its weakest suit as trump."""
+    if g.phase is Phase.TRUMP:
+        return ChooseTrump(g.to_act, min("SHCD", key=lambda s: hand_strength(v.hand, s)))
+    return None
+
+
+def replay_text(g: Game, seat: int) -> str:
+    """The replay file text of ``g`` recorded for ``seat``."""
+    return R.dumps(g, seat=seat)

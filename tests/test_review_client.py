@@ -1,0 +1,201 @@
+"""The client's review 复盘: the settlement's Review button -> a background process with a
+progress bar -> the review screen (real pygame events, SDL dummy, a real SQLite store)."""
+from __future__ import annotations
+
+import io
+import time
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from game.app import App, Options  # noqa: E402
+from game.career import Recorder, Store  # noqa: E402
+from game.scenes.review_screen import ReviewScreen  # noqa: E402
+
+
+def _click(app, pos):
+    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos),
+              pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos)])
+
+
+def _settled_app(tmp_path, size=(800, 480)):
+    store = Store.open(tmp_path / "hongwu.db")
+    store.create_profile("Ann")
+    rec = Recorder(store, "Ann")
+    app = App(Options(seats=["human", "basic", "basic", "basic"], seed=5, speed="instant", audio=False,
+                      save_settings=False, max_frames=50000, user_plugins=False, out=io.StringIO(), recorder=rec,
+                      lang="en", size=size))
+    app.scene.toggle_auto(True)
+    for _ in range(20000):
+        app.step([])
+        if app.scene.show_settlement:
+            break
+    assert app.scene.show_settlement and rec.last is not None
+    app.step([])
+    return app, store, rec
+
+
+def _wait(app, screen, state, limit_s=600):
+    end = time.monotonic() + limit_s  # a bound, not a timing: the review's own work
+    seen = []
+    while screen.state == "running" and time.monotonic() < end:
+        app.step([])
+        seen.append(screen.progress)
+        time.sleep(0.02)
+    return seen
+
+
+def test_review_button_progress_then_ranked_screen_and_cache(tmp_path):
+    app, store, rec = _settled_app(tmp_path)
+    try:
+        review = next(b for b in app.scene.buttons if b.key == "review")
+        assert review.rect.h >= 40
+        _click(app, review.rect.center)
+        screen = app.top
+        assert isinstance(screen, ReviewScreen) and screen.state == "running"
+        assert screen._proc is not None and screen._proc.is_alive()  # a background process
+        total = screen.progress[1]
+        assert total > 0
+        seen = _wait(app, screen, "done")
+        assert screen.state == "done", screen.message
+        assert any(0 < d < t for d, t in seen) or len(seen) < 3  # the bar moved (unless very fast)
+        rv = screen.review
+        assert len(rv.decisions) == total and not screen.cached
+        assert screen.marks == {d.trick: any(x.costly for x in rv.decisions if x.trick == d.trick)
+                                for d in rv.decisions if d.trick and d.loss > 0}
+        app.step([])
+        win = app.window
+        strip = screen.strip_rects()
+        assert set(strip) == {d.trick for d in rv.decisions if d.trick}
+        for t, r in strip.items():  # marked tricks are drawn in the mark colours
+            col = tuple(win.get_at(r.move(3, 3).topleft))[:3]
+            assert (col != (40, 70, 55)) == (t in screen.marks)
+        back = next(b for b in screen.buttons if b.key == "back")
+        _click(app, back.rect.center)
+        assert app.top is not screen
+        # the second time comes from the store at once
+        review = next(b for b in app.scene.buttons if b.key == "review")
+        _click(app, review.rect.center)
+        again = app.top
+        assert isinstance(again, ReviewScreen) and again.state == "done" and again.cached
+        assert again.review == rv
+    finally:
+        app.close()
+        store.close()
+
+
+def test_no_review_button_without_a_record(tmp_path):
+    app = App(Options(seats=["human", "basic", "basic", "basic"], seed=5, speed="instant", audio=False,
+                      save_settings=False, max_frames=50000, user_plugins=False, out=io.StringIO(), lang="en"))
+    try:
+        app.scene.toggle_auto(True)
+        for _ in range(20000):
+            app.step([])
+            if app.scene.show_settlement:
+                break
+        app.step([])
+        keys = {b.key for b in app.scene.buttons}
+        assert "next" in keys and "review" not in keys
+    finally:
+        app.close()
+
+
+def test_review_screen_and_xray_in_chinese(tmp_path, monkeypatch):
+    """With the language set to Chinese the review screen and the X-ray panels draw no English."""
+    import re
+
+    from game import fonts, i18n
+
+    seen: list[str] = []
+    real = fonts.render
+
+    def spy(text, size, color, bold=False):
+        seen.append(str(text))
+        return real(text, size, color, bold)
+
+    app, store, rec = _settled_app(tmp_path)
+    try:
+        app.set_language("zh")
+        app.scene.invalidate()
+        app.step([])
+        monkeypatch.setattr(fonts, "render", spy)
+        app.scene.invalidate()
+        app.step([])
+        table_only = set(seen)  # what the table draws without X-ray (checked by test_zh_everywhere)
+        app.set_xray(True)
+        app.step([])
+        review = next(b for b in app.scene.buttons if b.key == "review")
+        _click(app, review.rect.center)
+        screen = app.top
+        _wait(app, screen, "done")
+        assert screen.state == "done"
+        app.step([])
+        screen.invalidate()
+        app.step([])
+    finally:
+        app.close()
+        store.close()
+        i18n.set_language("en")
+    assert "复盘" in seen and any("透视" in t for t in seen)
+    words = re.compile(r"[A-Za-z]{2,}")
+    bad = [t for t in dict.fromkeys(seen) if t not in table_only and words.findall(t) and not re.fullmatch(r"[0-9SHCDJB +.−\-→]*", t)]
+    bad = [t for t in bad if any(w not in {"SJ", "BJ", "AI"} for w in words.findall(t))]
+    assert not bad, bad
+
+
+def test_review_screen_from_a_replay_without_a_record(tmp_path):
+    """What a replay viewer's Review button opens: a parsed replay, reviewed, not cached."""
+    from engine import replay as R
+    from tests.review_hands import play_hand, replay_text
+
+    g = play_hand(5)
+    app = App(Options(menu=True, lang="en", speed="instant", audio=False, save_settings=False,
+                      user_plugins=False, out=io.StringIO(), size=(800, 480)))
+    try:
+        screen = ReviewScreen(app, replay=R.parse(replay_text(g, 0)), samples=3)
+        app.push_screen(screen)
+        _wait(app, screen, "done")
+        assert screen.state == "done" and not screen.cached and screen.review.seat == 0
+        app.step([])
+    finally:
+        app.close()
+
+
+def test_replay_viewer_review_button_opens_the_cached_review(tmp_path, monkeypatch):
+    """The replay viewer of a record has a Review button; it opens the review of that record
+    (computed in the background the first time, from the cache afterwards)."""
+    monkeypatch.setenv("HONGWU_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("HONGWU_CONFIG_DIR", str(tmp_path))
+    from tests.review_hands import play_hand
+
+    class FakeTable:
+        def __init__(self, game):
+            self.game, self.names = game, ("human", "basic", "basic", "basic")
+
+    store = Store.open(tmp_path / "hongwu.db")
+    store.create_profile("Ann")
+    Recorder(store, "Ann").hand_finished(FakeTable(play_hand(5)))
+    (rid,) = store.record_ids(store.profile("Ann").id)
+    store.close()
+    app = App(Options(menu=True, lang="en", speed="instant", audio=False, save_settings=False,
+                      user_plugins=False, out=io.StringIO(), size=(800, 480)))
+    try:
+        app.open_replay(rid)
+        viewer = app.top
+        app.step([])
+        b = next(b for b in viewer.buttons if b.key == "review")
+        assert b.rect.h >= 40 and app.window.get_rect().contains(b.rect)
+        assert viewer.slider.w >= 40
+        _click(app, b.rect.center)
+        screen = app.top
+        assert isinstance(screen, ReviewScreen) and screen.record_id == rid and screen.state == "running"
+        _wait(app, screen, "done")
+        assert screen.state == "done" and not screen.cached
+        _click(app, next(x for x in screen.buttons if x.key == "back").rect.center)
+        assert app.top is viewer
+        app.step([])
+        _click(app, next(x for x in viewer.buttons if x.key == "review").rect.center)
+        assert app.top.state == "done" and app.top.cached
+    finally:
+        app.close()
