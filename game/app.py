@@ -362,7 +362,15 @@ class App:
             if zpy:
                 from engine.zhaopengyou import result_line as zpy_line
 
-                line = zpy_line(self.table.game)
+                hand = getattr(self.table, "game", None)  # a remote table has only its view (same fields)
+                try:
+                    line = zpy_line(hand if hand is not None else self.table.view())
+                except ValueError:  # a LAN view already of the next hand: the settlement alone
+                    from engine.zhaopengyou import LEVEL_NAMES
+
+                    st = ev.settlement
+                    line = (f"hand settled: catchers {st.catcher_points}, {st.winner} win, levels after "
+                            + " ".join(LEVEL_NAMES[v] for v in st.levels))
             else:
                 line = result_line(getattr(self.table, "hand_no", self.hands_done), ev.settlement)
             self.results.append(line)
@@ -417,6 +425,10 @@ class App:
         reason = self.table.next_hand()
         if reason is not None:
             log.info("next hand refused: %s", reason)
+            if getattr(self.table, "match_over", False) and self.scene is not None:  # a LAN 找朋友 game won
+                from game.i18n import _
+
+                self.scene.toast(_("The game is over: the host deals no further hand"), seconds=5.0)
             if getattr(reason, "code", None) == "daily_coin_cap" and self.scene is not None:
                 self.scene.toast(self._host_cap_text(reason.params), seconds=6.0)
             match = getattr(self.table, "match", None)

@@ -133,7 +133,7 @@ def _remote_app_class() -> Any:
 # ============================================================================ wiring
 #: the pygame client's :class:`net.cli.ClientHooks`
 HOOKS = net_cli.ClientHooks(host_window=_host_window, join_window=_play_window,
-                            saved_house_rules=_saved_house_rules)
+                            saved_house_rules=_saved_house_rules, plays_zhaopengyou=True)
 
 
 def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:

@@ -48,12 +48,15 @@ class ClientHooks:
     ``join_window(table, ns)`` runs the window of ``hongwu join`` on a connected
     :class:`~net.remote_table.RemoteTable` (closing it when the window closes) and returns the
     exit code; ``saved_house_rules()`` gives the house rules a windowed host uses without
-    ``--rule`` (``{RuleOptions name: value}``).
+    ``--rule`` (``{RuleOptions name: value}``); ``plays_zhaopengyou``: the windows can sit at
+    a 找朋友 table (PROTOCOL.md section 14), else ``hongwu host --ruleset zhaopengyou`` needs
+    ``--headless``.
     """
 
     host_window: Callable[["BackgroundHost", int, argparse.Namespace], int]
     join_window: Callable[[Any, argparse.Namespace], int]
     saved_house_rules: Callable[[], dict[str, Any]]
+    plays_zhaopengyou: bool = False
 
 
 def _hooks(ns: argparse.Namespace) -> ClientHooks | None:

@@ -19,6 +19,13 @@ A dropped connection is re-established with the reconnect token (``reconnect=Tru
 next ``poll()`` then returns a :class:`Resynced` marker event and ``view()`` the server's
 snapshot. Names carry visible markers: `` [auto]`` while a seat is auto-played (托管) and
 `` [offline]`` while its player is disconnected.
+
+The same class sits at 红五 and at 找朋友 tables (PROTOCOL.md section 14): the host's ``Table``
+map says which (``ruleset``), views and events are decoded by :mod:`net.zpy_codec` (either
+game's), the seat count comes from the table, and for 找朋友 ``view()`` is an engine
+``ZpyView`` (one arrives after every batch of events), ``levels()``/``totals()`` are the
+match standings and the actions ``declare``/``pass``/``call_friend`` go out as their
+requests: the interface of ``game.zpy_table.ZpyLocalTable``.
 """
 from __future__ import annotations
 
@@ -32,7 +39,7 @@ from typing import Any, Callable, ClassVar
 
 from engine.events import Event
 
-from . import codec
+from . import codec, zpy_codec
 from .client import Backoff, Client, ConnectionClosed, RemoteError, should_reconnect
 from .viewsync import ViewTracker
 
@@ -208,7 +215,7 @@ class RemoteTable:
             self._since_hello.add(method)
             if method == "event":
                 self._keep_coins(params["hand_no"], params["event"].get("settlement"))
-                ev = codec.event_in(params["event"])
+                ev = zpy_codec.any_event_in(params["event"])
                 with self._lock:
                     self._pending.append((params["n"], ev))
                     self._views.on_event(params["hand_no"], params["n"], ev)
@@ -322,11 +329,34 @@ class RemoteTable:
 
     # ------------------------------------------------------------------ Table protocol
     @property
+    def is_zhaopengyou(self) -> bool:
+        """True at a 找朋友 table (the host's ``Table.ruleset``, PROTOCOL.md section 14)."""
+        return self.table.get("ruleset") == "zhaopengyou"
+
+    @property
+    def ruleset(self) -> Any:
+        """The engine ``RuleSet`` of the table (from the latest view, else the table map)."""
+        return self.view().ruleset
+
+    @property
+    def seat_count(self) -> int:
+        """Seats at the table: the host's ``Table.seats`` (4 for 红五, 5 for 找朋友), else the
+        ruleset's ``players`` before the first ``Table`` map."""
+        seats = self.table.get("seats") or []
+        return len(seats) if seats else self.ruleset.players
+
+    @property
+    def zpy_options(self) -> dict[str, Any]:
+        """找朋友 rule options of the table (``{name: value}``; empty at a 红五 table)."""
+        return dict(self.table.get("options") or {}) if self.is_zhaopengyou else {}
+
+    @property
     def names(self) -> tuple[str, ...]:
-        """Four display names with markers (`` [auto]``, `` [offline]``)."""
+        """One display name per seat (:attr:`seat_count`) with markers (`` [auto]``,
+        `` [offline]``)."""
         seats = self.table.get("seats") or []
         out = []
-        for i in range(4):
+        for i in range(self.seat_count):
             s = seats[i] if i < len(seats) else {}
             name = s.get("name") or f"seat {i}"
             if s.get("kind") == "human":
@@ -341,7 +371,8 @@ class RemoteTable:
         """Each seat's title as the host relays it (PROTOCOL.md ``Seat.title``), "" where the
         player gave none (and for AIs and empty seats)."""
         seats = self.table.get("seats") or []
-        return tuple(str((seats[i] if i < len(seats) else {}).get("title") or "") for i in range(4))
+        return tuple(str((seats[i] if i < len(seats) else {}).get("title") or "")
+                     for i in range(self.seat_count))
 
     @property
     def hand_no(self) -> int:
@@ -367,15 +398,34 @@ class RemoteTable:
         from engine.ruleset import hongwu
         from engine.state import Phase, PlayerView
 
+        if self.is_zhaopengyou:
+            return self._zpy_lobby_view()
         decks = int(self.table.get("decks", 2))
         rs = codec.ruleset_in(decks, self.table.get("options") or {}) if self.table \
             else hongwu(2)
         return PlayerView(
             seat=self.seat, phase=Phase.DEAL, ruleset=rs, hand_no=0, first_bidder=0, bids=(),
             legal_bid_amounts=(), dealer=None, bid=None, trump=None, to_act=None, hand=(),
-            hand_sizes=(0, 0, 0, 0), kitty=None, buried=None, trick_no=1, trick_leader=None,
-            current_trick=(), tricks=(), points_won=(0, 0, 0, 0), red_fives=(),
+            hand_sizes=(0,) * rs.players, kitty=None, buried=None, trick_no=1, trick_leader=None,
+            current_trick=(), tricks=(), points_won=(0,) * rs.players, red_fives=(),
             failed_throws=(), settlement=None)
+
+    def _zpy_lobby_view(self) -> Any:
+        """An empty 找朋友 view before the first hand (the table's options and standings)."""
+        from engine.zhaopengyou import ZPhase, ZpyView
+
+        rs = zpy_codec.ruleset_in(self.table.get("options") or {})
+        n = rs.players
+        match = self.table.get("match") or {}
+        levels = tuple(match.get("levels") or (2,) * n)
+        return ZpyView(
+            seat=self.seat, phase=ZPhase.DEAL, ruleset=rs, hand_no=0, levels=levels,
+            eligible=tuple(match.get("eligible") or range(n)), first_card=0, deal_no=1,
+            cards_dealt=0, to_act=None, hand=(), hand_sizes=(0,) * n, declarations=(),
+            standing=None, legal_declarations=(), dealer=None, level=None, trump=None,
+            trump_known=False, kitty_flip=None, friend_call=None, friend=None, alone=False,
+            kitty=None, buried=None, burier=None, trick_no=1, trick_leader=None,
+            current_trick=(), tricks=(), points_won=(0,) * n, failed_throws=(), settlement=None)
 
     def submit(self, action: Any) -> str | None:
         """Send an engine action of the own seat; None when the host accepted it, else why not.
@@ -389,7 +439,7 @@ class RemoteTable:
         if getattr(action, "seat", None) != self.seat:
             return "that seat is not yours"
         try:
-            method, params = codec.action_out(action)
+            method, params = zpy_codec.action_out(action)
         except TypeError as exc:
             return str(exc)
         return self._request(method, params)[1]
@@ -436,7 +486,10 @@ class RemoteTable:
         return out
 
     def next_hand(self) -> str | None:
-        """Say ready for the next hand (the host deals when all four are ready)."""
+        """Say ready for the next hand (the host deals when every seat is ready); at a 找朋友
+        table whose game is over, why not (the host deals no further hand)."""
+        if self.is_zhaopengyou and self.match_over:
+            return "the game is over: the table deals no further hand"
         if self.seat is None:
             return None
         v = self._view
@@ -445,9 +498,40 @@ class RemoteTable:
         return self._request("ready", {"ready": True})[1]
 
     def totals(self) -> tuple[int, ...]:
-        """Game points per seat accumulated at this table."""
+        """Game points per seat accumulated at this table (红五); at a 找朋友 table the match
+        standings, every seat's level (:meth:`levels`), as ``ZpyLocalTable.totals``."""
+        if self.is_zhaopengyou:
+            return self.levels()
         seats = self.table.get("seats") or []
-        return tuple(int(s.get("score", 0)) for s in seats) if len(seats) == 4 else (0, 0, 0, 0)
+        n = self.seat_count
+        return tuple(int(s.get("score", 0)) for s in seats) if len(seats) == n else (0,) * n
+
+    def levels(self) -> tuple[int, ...]:
+        """找朋友: every seat's level rank (2..14) before the current hand, after it once it is
+        settled (from the view's settlement), else the ``Table.match`` standings. Empty at a
+        红五 table."""
+        if not self.is_zhaopengyou:
+            return ()
+        v = self.view()
+        st = getattr(v, "settlement", None)
+        if st is not None:
+            return tuple(st.levels)
+        lv = getattr(v, "levels", None)
+        if lv:
+            return tuple(lv)
+        return tuple((self.table.get("match") or {}).get("levels") or ())
+
+    @property
+    def match_over(self) -> bool:
+        """找朋友: True once the host says the game is over (``Table.match.game_over``): the
+        table deals no further hand."""
+        return bool((self.table.get("match") or {}).get("game_over"))
+
+    @property
+    def showing_deal(self) -> bool:
+        """Always False: the host paces the deal itself (its ``card_dealt`` events arrive
+        batch by batch); kept for the ``ZpyLocalTable`` interface."""
+        return False
 
     def close(self) -> None:
         """Leave the table (``bye``) and stop the network thread."""

@@ -10,8 +10,13 @@ themselves).  Nothing here knows the protocol.
   sits you at seat 0 with host rights and shows the lobby (which names the table's house rules
   that differ from the defaults): fill the other seats with AIs (``fill:<seat>``) or wait for players
   (``hongwu join`` or this menu on another machine), then ``ready``.
-- **Join**: lists the hosts found on the LAN (``found:<i>``) and takes an address typed in
-  (``HOST[:PORT]``; ``connect``); then the same lobby (``ready``).
+- **Join**: lists the hosts found on the LAN (``found:<i>``; a host with a 找朋友 table is
+  marked "Finding Friends 找朋友") and takes an address typed in (``HOST[:PORT]``;
+  ``connect``); then the same lobby (``ready``).
+
+The lobby lists one row per seat of the table (four for 红五, five for a 找朋友 table joined
+or hosted with ``hongwu host --ruleset zhaopengyou``, whose lobby names the game instead of
+the house rules; PROTOCOL.md section 14); the rows shrink to fit five on a small screen.
 
 The hand starts when every seated player is ready; the table then opens (``App.start_remote``).
 In the lobby the Chat button (or T) opens the chat panel (:mod:`game.chat_panel`); its history
@@ -363,8 +368,19 @@ class LanScreen(Screen):
         return panel.y + m.gap * 2 + title_h + m.gap + 2 * (m.font + m.gap)
 
     def _seats(self) -> list[dict[str, Any]]:
+        """The table's seats (``Seat`` maps), one per seat of its ruleset (four for 红五,
+        five for 找朋友: ``RemoteTable.seat_count``)."""
         seats = list((self.table.table.get("seats") if self.table is not None else None) or [])
-        return (seats + [{}] * 4)[:4]
+        n = getattr(self.table, "seat_count", 4) if self.table is not None else 4
+        return (seats + [{}] * n)[:n]
+
+    def _row_h(self, panel: pygame.Rect) -> int:
+        """Height of one seat row in the lobby (build and draw agree): a button and a gap,
+        shrunk so that five seats fit above the bottom buttons on a small screen."""
+        m = self.metrics
+        room = panel.bottom - m.margin * 2 - m.button_h - m.gap - self._top(panel)
+        n = max(1, len(self._seats()))
+        return max(m.font + 4, min(m.button_h + m.gap, room // n))
 
     def build(self) -> list[Button]:
         """Buttons of the current state."""
@@ -384,17 +400,21 @@ class LanScreen(Screen):
                 free = sum(int(t.get("free_seats", 0)) for t in f.tables)
                 label = _("{name}  {address}:{port}  ({n} free seats)").format(
                     name=f.name, address=f.address, port=f.port, n=free)
+                if any(t.get("ruleset") == "zhaopengyou" for t in f.tables):  # PROTOCOL.md section 14
+                    label += "  · " + _("Finding Friends 找朋友")
                 out.append(Button(f"found:{i}", pygame.Rect(x0, y, w, bh), label, style="normal"))
                 y += bh + m.gap
         elif self.state == "lobby" and self.table is not None:
             me = self.table.seat
             host_rights = bool(getattr(self.table, "host_rights", False))
+            row = self._row_h(panel)
             for i, s in enumerate(self._seats()):
                 if host_rights and i != me and s.get("kind") in ("empty", "ai"):
                     label = _("Remove AI") if s.get("kind") == "ai" else _("Add AI")
                     bw = round(w * 0.25)
-                    out.append(Button(f"fill:{i}", pygame.Rect(x0 + w - bw, y, bw, bh), label, style="flat"))
-                y += bh + m.gap
+                    out.append(Button(f"fill:{i}", pygame.Rect(x0 + w - bw, y, bw, min(bh, row - 2)), label,
+                                      style="flat"))
+                y += row
             ready = bool(me is not None and self._seats()[me].get("ready"))
             third = (w - 2 * m.gap) // 3
             if me is not None:  # an observer has nothing to get ready
@@ -436,7 +456,10 @@ class LanScreen(Screen):
         if self.error:
             draw_text(surf, self.error, m.small, ERROR, (panel.centerx, y), anchor="midtop", max_width=w)
         elif self.state == "lobby" and self.table is not None:
-            rules = house_rules.summary_line(self.table.table.get("options"))  # the table's, from the wire
+            if getattr(self.table, "is_zhaopengyou", False):  # five seats, the 找朋友 options
+                rules = _("Finding Friends 找朋友: five seats, three decks")
+            else:
+                rules = house_rules.summary_line(self.table.table.get("options"))  # the table's, from the wire
             if rules:
                 draw_text(surf, rules, m.small, MUTED, (panel.centerx, y), anchor="midtop", max_width=w)
         y += m.font + m.gap
@@ -456,6 +479,7 @@ class LanScreen(Screen):
             draw_text(surf, found, m.small, MUTED, (x0, y), max_width=w)
         elif self.state == "lobby" and self.table is not None:
             me = self.table.seat
+            row = self._row_h(panel)
             for i, s in enumerate(self._seats()):
                 kind = s.get("kind", "empty")
                 who = s.get("name") or ""
@@ -470,11 +494,12 @@ class LanScreen(Screen):
                 if i == me:
                     who += " — " + _("you")
                 mark = "✓ " if s.get("ready") and kind != "empty" else ""
-                draw_text(surf, _("Seat {n}").format(n=i), m.font, ACCENT, (x0, y + bh // 2), anchor="midleft",
+                mid = y + min(bh, row - 2) // 2
+                draw_text(surf, _("Seat {n}").format(n=i), m.font, ACCENT, (x0, mid), anchor="midleft",
                           bold=True)
-                draw_text(surf, mark + who, m.font, TEXT, (x0 + round(w * 0.18), y + bh // 2), anchor="midleft",
+                draw_text(surf, mark + who, m.font, TEXT, (x0 + round(w * 0.18), mid), anchor="midleft",
                           max_width=round(w * 0.55))
-                y += bh + m.gap
+                y += row
 
     def draw(self, surf: pygame.Surface, force: bool = False) -> list[pygame.Rect]:
         """The screen, then the open chat panel over it."""
