@@ -3,8 +3,11 @@
 :class:`RecordsScreen` lists the profile's recorded hands, newest first: date, dealer 庄 or
 defender 闲, bid, trump, the dealer side's card points, the profile's game points and coins.
 It scrolls with the wheel, by dragging (mouse or finger) and with ▲ ▼; a tap on a row opens
-that hand in the replay viewer 回放. Keys: ``rec:<id>`` (visible rows), ``up``, ``down``,
-``stats``, ``back``.
+that hand in the replay viewer 回放. A switch 红五 / 找朋友 (keys ``game:hongwu``,
+``game:zhaopengyou``) chooses the game listed; a 找朋友 row shows date, the profile's role
+(dealer 庄家, friend 朋友 or catcher 抓分), the level played, trump, the catchers' points and
+the profile's levels gained (docs/CAREER_API.md "找朋友"). Keys: ``rec:<id>`` (visible rows),
+``up``, ``down``, ``stats``, ``back``.
 
 :class:`StatsScreen`: hands, dealer rate and success rate, mean bid, best and worst hand, red
 fives captured and lost, titles reached, and the game points over time as a chart
@@ -20,7 +23,7 @@ import pygame
 from game import fonts
 from game.i18n import _, current_language
 from game.scenes.menu import Screen, draw_form_panel
-from game.text import SUIT_SYMBOL
+from game.text import RANKS, SUIT_SYMBOL
 from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, draw_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,6 +46,26 @@ def trump_text(trump: str | None) -> str:
     return SUIT_SYMBOL.get(trump, _("NT") if trump.upper() in ("NT", "N", "NONE") else trump)
 
 
+def rank_text(rank: int) -> str:
+    """A level 2..14 as ``2`` … ``10``, ``J``, ``Q``, ``K``, ``A`` (找朋友 §2)."""
+    return RANKS.get(rank, str(rank))
+
+
+def zpy_role(r: Any) -> str:
+    """The profile's side in a 找朋友 hand (a ZpyHandRecord): dealer, friend or catcher."""
+    if r.dealer == r.seat:
+        return _("Dealer")
+    return _("Friend") if r.friend == r.seat else _("Catcher")
+
+
+GAMES = ("hongwu", "zhaopengyou")
+
+
+def game_label(game: str) -> str:
+    """The switch button's text of ``game``."""
+    return _("Hong Wu hands") if game == "hongwu" else _("Find Friends hands")
+
+
 def signed(n: int) -> str:
     """``+15`` / ``-20`` / ``0`` (thousands separated)."""
     return f"{n:+,}" if n else "0"
@@ -50,17 +73,36 @@ def signed(n: int) -> str:
 
 class RecordsScreen(Screen):
     """The record list (see the module docstring). Public for tests: ``records`` (newest
-    first), ``offset`` (index of the first row shown), ``rows_shown``."""
+    first: :class:`Record` for 红五, :class:`ZpyHandRecord` for 找朋友), ``game`` ("hongwu" or
+    "zhaopengyou"), ``offset`` (index of the first row shown), ``rows_shown``."""
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: "App", game: str = "hongwu") -> None:
         super().__init__(app)
         self.profile = app.career.current()
-        st = app.career.store()
-        self.records = list(reversed(st.records(self.profile.id, ruleset="hongwu"))) if st is not None and self.profile else []
         self.offset = 0
+        self.set_game(game)
         self.rows_shown = 1
         self._drag: tuple[int, int] | None = None  # (start y, offset then)
         self._dragged = False
+
+    def set_game(self, game: str) -> None:
+        """List ``game``'s hands ("hongwu" or "zhaopengyou"; ValueError otherwise)."""
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
+        self.game = game
+        st = self.app.career.store()
+        if st is None or self.profile is None:
+            self.records = []
+        elif game == "hongwu":
+            self.records = list(reversed(st.records(self.profile.id, ruleset="hongwu")))
+        else:
+            self.records = list(reversed(st.zpy_hands(self.profile.id)))
+        self.offset = 0
+        self.invalidate()
+
+    @staticmethod
+    def _rid(r: Any) -> int:
+        return r.id if hasattr(r, "id") else r.record_id
 
     def _panel(self) -> pygame.Rect:
         m = self.metrics
@@ -85,19 +127,25 @@ class RecordsScreen(Screen):
         out = []
         for i, r in enumerate(self.records[self.offset:self.offset + self.rows_shown]):
             rect = pygame.Rect(self._list.x, rows_top + i * (row_h + 4), self._list.w, row_h)
-            out.append(Button(f"rec:{r.id}", rect, "", style="flat", value=r))
+            out.append(Button(f"rec:{self._rid(r)}", rect, "", style="flat", value=r))
         x = self._list.right + m.gap
         out.append(Button("up", pygame.Rect(x, rows_top, m.button_h, m.button_h), "▲", enabled=self.offset > 0))
         out.append(Button("down", pygame.Rect(x, self._list.bottom - m.button_h, m.button_h, m.button_h), "▼",
                           enabled=self.offset + self.rows_shown < len(self.records)))
-        bw = min(round(260 * max(m.unit, 0.7)), (panel.w - 4 * m.margin) // 2)
-        out.append(Button("back", pygame.Rect(panel.centerx - bw - m.gap, foot_y, bw, m.button_h), _("Back"), style="flat"))
-        out.append(Button("stats", pygame.Rect(panel.centerx + m.gap, foot_y, bw, m.button_h), _("Statistics"),
-                          style="primary"))
+        bw = min(round(220 * max(m.unit, 0.7)), (panel.w - 2 * m.margin - 3 * m.gap) // 4)
+        x0 = panel.centerx - 2 * bw - round(1.5 * m.gap)
+        keys = [("back", _("Back"), "flat")] + [(f"game:{g}", game_label(g), "primary" if g == self.game else "flat")
+                                               for g in GAMES] + [("stats", _("Statistics"), "primary")]
+        for i, (key, label, style) in enumerate(keys):
+            out.append(Button(key, pygame.Rect(x0 + i * (bw + m.gap), foot_y, bw, m.button_h), label, style=style))
         return out
 
     def columns(self) -> list[tuple[str, float, str]]:
-        """(heading, x share of the row, anchor) per column."""
+        """(heading, x share of the row, anchor) per column of the chosen game."""
+        if self.game == "zhaopengyou":
+            return [(_("Date"), 0.0, "midleft"), (_("Role"), 0.22, "midleft"), (_("Level"), 0.44, "center"),
+                    (_("Trump"), 0.56, "center"), (_("Catchers' points"), 0.78, "midright"),
+                    (_("Levels gained"), 0.99, "midright")]
         return [(_("Date"), 0.0, "midleft"), (_("Role"), 0.22, "midleft"), (_("Bid"), 0.40, "midright"),
                 (_("Trump"), 0.49, "center"), (_("Dealer's points"), 0.62, "midright"), (_("Game points"), 0.8, "midright"),
                 (_("Coins"), 0.99, "midright")]
@@ -158,7 +206,14 @@ class RecordsScreen(Screen):
     def on_button(self, button: Button) -> None:
         """Open a hand's replay, scroll, statistics or back."""
         key = button.key
-        if key.startswith("rec:"):
+        if key.startswith("game:"):
+            self.set_game(key[5:])
+        elif key.startswith("rec:") and self.game == "zhaopengyou":
+            from game.scenes.menu import MessageScreen
+
+            self.app.push_screen(MessageScreen(self.app, _("Replay"),
+                                               [_("The replay viewer shows Hong Wu hands only for now.")]))
+        elif key.startswith("rec:"):
             self.app.open_replay(int(key[4:]))
         elif key == "up":
             self.scroll(-max(1, self.rows_shown - 1))
@@ -200,6 +255,9 @@ class RecordsScreen(Screen):
                 continue
             r = b.value
             dealer = r.dealer == r.seat
+            if self.game == "zhaopengyou":
+                self._draw_zpy_row(surf, b, r, cols)
+                continue
             values = [when(r.time), _("Dealer") if dealer else _("Defender"), str(r.bid), trump_text(r.trump),
                       str(r.points), signed(r.my_points), signed(r.my_coins)]
             lx, lw = b.rect.x + m.margin, b.rect.w - 2 * m.margin
@@ -213,6 +271,21 @@ class RecordsScreen(Screen):
                 draw_text(surf, v, m.small, col, (lx + round(lw * share), b.rect.centery), anchor=anchor,
                           bold=head in (_("Game points"),), max_width=round(lw * 0.2))
         return out
+
+    def _draw_zpy_row(self, surf: pygame.Surface, b: Button, r: Any, cols: list) -> None:
+        """One 找朋友 row's columns over its button (a ZpyHandRecord)."""
+        m = self.metrics
+        values = [when(r.time), zpy_role(r), rank_text(r.level), trump_text(r.trump), str(r.catcher_points),
+                  signed(r.my_gain)]
+        lx, lw = b.rect.x + m.margin, b.rect.w - 2 * m.margin
+        for i, ((head, share, anchor), v) in enumerate(zip(cols, values)):
+            col = TEXT
+            if i == 5:
+                col = WIN if r.my_gain > 0 else TEXT
+            elif i == 1 and r.seat in r.dealer_side:
+                col = ACCENT
+            draw_text(surf, v, m.small, col, (lx + round(lw * share), b.rect.centery), anchor=anchor,
+                      bold=i == 5, max_width=round(lw * 0.2))
 
 
 class StatsScreen(Screen):

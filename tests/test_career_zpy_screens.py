@@ -1,0 +1,126 @@
+"""找朋友 hands in the client's career screens (issue 16, Deliver 3): the records list's game
+switch 红五 / 找朋友, the 找朋友 rows (role, level, trump, catchers' points, levels gained),
+a tap on a 找朋友 row, legible at 800×480 and 1920×1080 in both languages. Real pygame events
+through the App, a real SQLite store in tmp_path, hands recorded by the real Recorder."""
+from __future__ import annotations
+
+import pytest
+
+pygame = pytest.importorskip("pygame")
+
+from engine.match import ZpyMatch  # noqa: E402
+from engine.ruleset import zhaopengyou  # noqa: E402
+from engine.zhaopengyou import first_legal_action  # noqa: E402
+from game.career import Recorder, Store  # noqa: E402
+from tests.test_career_screens import data, menu_app, play_recorded_hands, press, texts  # noqa: E402,F401
+
+
+def record_zpy_match(store: Store, name: str, hands: int, seed: int = 9) -> None:
+    """``hands`` hands of one 找朋友 match recorded for ``name`` (first legal actions, no AI)."""
+    rec = Recorder(store, name, clock=lambda: 1_800_000_000.0)
+    m = ZpyMatch(zhaopengyou(), seed=seed)
+    for k in range(hands):
+        while not m.hand.is_over:
+            m.hand.apply(first_legal_action(m.hand))
+        assert rec.zpy_hand_finished(m, [name, "b", "c", "d", "e"]) is not None
+        if k + 1 < hands:
+            m.next_hand()
+
+
+def make_store(path, name="Ann", zpy=3, hongwu=2) -> None:
+    store = Store.open(path)
+    store.create_profile(name)
+    store.use_profile(name)
+    if hongwu:
+        play_recorded_hands(store, name, hongwu)
+    record_zpy_match(store, name, zpy)
+    store.close()
+
+
+def test_the_switch_lists_each_games_hands_and_zpy_rows_show_their_figures(data, texts):
+    make_store(data)
+    store = Store.open(data)
+    pid = store.profile("Ann").id
+    hw = store.records(pid, ruleset="hongwu")
+    zp = store.zpy_hands(pid)
+    store.close()
+    assert len(hw) == 2 and len(zp) == 3
+    app = menu_app(size=(800, 480))
+    try:
+        press(app, "records")
+        scr = app.top
+        assert scr.game == "hongwu" and [r.id for r in scr.records] == [r.id for r in reversed(hw)]
+        press(app, "game:zhaopengyou")
+        assert scr.game == "zhaopengyou"
+        assert [r.record_id for r in scr.records] == [r.record_id for r in reversed(zp)]  # newest first
+        app.step()
+        assert [b.key for b in scr.buttons if b.key.startswith("rec:")] == [f"rec:{r.record_id}" for r in reversed(zp)]
+        del texts[:]
+        scr.invalidate()
+        app.step()
+        drawn = {t for t, _px in texts}
+        assert {"Level", "Catchers' points", "Levels gained"} <= drawn and "Bid" not in drawn
+        for r in zp:
+            role = "Dealer" if r.dealer == r.seat else "Friend" if r.friend == r.seat else "Catcher"
+            assert role in drawn and str(r.catcher_points) in drawn
+            assert (f"{r.my_gain:+d}" if r.my_gain else "0") in drawn
+        # a tap on a 找朋友 row explains instead of opening a 红五 viewer on it
+        press(app, f"rec:{zp[0].record_id}")
+        assert type(app.top).__name__ == "MessageScreen"
+        press(app, "ok")
+        assert app.top is scr
+        press(app, "game:hongwu")
+        assert scr.game == "hongwu" and len(scr.records) == 2
+        press(app, f"rec:{hw[0].id}")
+        assert type(app.top).__name__ == "ReplayScreen"
+    finally:
+        app.close()
+
+
+def test_a_profile_without_zpy_hands_shows_the_empty_line(data, texts):
+    store = Store.open(data)
+    store.create_profile("Bo")
+    store.use_profile("Bo")
+    store.close()
+    app = menu_app(size=(800, 480))
+    try:
+        press(app, "records")
+        press(app, "game:zhaopengyou")
+        assert app.top.records == []
+        assert not [b for b in app.top.buttons if b.key.startswith("rec:")]
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_zpy_records_are_legible(data, texts, lang, size):
+    make_store(data, name="安妮", zpy=12, hongwu=0)
+    app = menu_app(size=size, lang=lang)
+    lo_t = max(14, int(14 * min(size[0] / 1280, size[1] / 720)))
+    lo_b = max(40, int(40 * min(size[0] / 1280, size[1] / 720)))
+    try:
+        app.open_records()
+        app.step()
+        press(app, "game:zhaopengyou")
+        scr = app.top
+        del texts[:]
+        scr.invalidate()
+        app.step()
+        assert texts
+        small = sorted({(t, px) for t, px in texts if px < lo_t and t.strip()})
+        assert not small, small[:20]
+        screen = app.window.get_rect()
+        for i, b in enumerate(scr.buttons):
+            assert b.rect.h >= lo_b and b.rect.w >= lo_b, (b.key, b.rect)
+            assert screen.contains(b.rect), (b.key, b.rect)
+            for o in scr.buttons[i + 1:]:
+                assert not b.rect.colliderect(o.rect), (b.key, o.key)
+        drawn = {t for t, _px in texts}
+        if lang == "zh":
+            assert {"红五", "找朋友", "升级"} <= drawn
+            english = sorted({t for t in drawn if any(w in t for w in (
+                "Records", "Statistics", "Dealer", "Friend", "Catcher", "Level", "points", "Back", "Hong", "Find"))})
+            assert not english, english
+    finally:
+        app.close()
