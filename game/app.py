@@ -679,17 +679,19 @@ class App:
 
         self.push_screen(ProfileScreen(self, first_run=first_run))
 
-    def open_records(self) -> None:
-        """Open the records 战绩 of the current profile (with its statistics)."""
+    def open_records(self, game: str = "hongwu") -> None:
+        """Open the records 战绩 of the current profile (with its statistics); ``game``
+        "hongwu" or "zhaopengyou" chooses the hands listed first."""
         from game.scenes.records import RecordsScreen
 
-        self.push_screen(RecordsScreen(self))
+        self.push_screen(RecordsScreen(self, game))
 
-    def open_stats(self) -> None:
-        """Open the statistics of the current profile, with its game-points chart."""
+    def open_stats(self, game: str = "hongwu") -> None:
+        """Open the statistics of the current profile with its chart: game points (``game``
+        "hongwu") or the latest match's levels ("zhaopengyou")."""
         from game.scenes.records import StatsScreen
 
-        self.push_screen(StatsScreen(self))
+        self.push_screen(StatsScreen(self, game))
 
     def open_replay(self, source: Any) -> None:
         """Open the replay viewer 回放 on a record id or a replay file (a message screen

@@ -124,3 +124,74 @@ def test_zpy_records_are_legible(data, texts, lang, size):
             assert not english, english
     finally:
         app.close()
+
+
+def test_zpy_statistics_show_the_figures_and_the_latest_matchs_levels(data, texts, monkeypatch):
+    from game.career import chart
+    from game.career.zpy_stats import zpy_stats
+
+    make_store(data, zpy=3, hongwu=1)
+    store = Store.open(data)
+    want = zpy_stats(store, "Ann")
+    store.close()
+    calls = []
+    real = chart.draw_levels_chart
+    monkeypatch.setattr(chart, "draw_levels_chart", lambda *a, **k: calls.append((a, k)) or real(*a, **k))
+    app = menu_app(size=(800, 480))
+    try:
+        press(app, "records")
+        press(app, "game:zhaopengyou")
+        press(app, "stats")
+        st = app.top
+        assert type(st).__name__ == "StatsScreen" and st.game == "zhaopengyou"
+        assert st.stats.hands == 3 and st.my_seat == 0
+        values = dict(st.lines())
+        assert values["Hands"] == "3" and values["Levels gained"] == (f"{want.levels_gained:+d}" if want.levels_gained else "0")
+        assert values["Matches / games won"] == f"1 / {want.games_won}"
+        app.step()
+        assert calls, "no levels chart drawn"
+        (surf, rect, series), kw = calls[-1][0][:3], calls[-1][1]
+        assert [list(s) for s in series] == [list(s) for s in want.levels] and len(series) == 5
+        assert kw["highlight"] == 0 and kw["labels"][0] == "Ann"
+        assert st.chart_rect is not None and st.chart_rect.w > 200
+        press(app, "game:hongwu")  # the switch on the statistics screen
+        assert st.game == "hongwu" and st.stats.hands == 1
+        press(app, "game:zhaopengyou")
+        press(app, "records")  # back to the list, showing the same game
+        assert type(app.top).__name__ == "RecordsScreen" and app.top.game == "zhaopengyou"
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_zpy_statistics_are_legible(data, texts, lang, size):
+    make_store(data, name="安妮", zpy=4, hongwu=0)
+    app = menu_app(size=size, lang=lang)
+    lo_t = max(14, int(14 * min(size[0] / 1280, size[1] / 720)))
+    lo_b = max(40, int(40 * min(size[0] / 1280, size[1] / 720)))
+    try:
+        app.open_stats("zhaopengyou")
+        app.step()
+        scr = app.top
+        del texts[:]
+        scr.invalidate()
+        app.step()
+        small = sorted({(t, px) for t, px in texts if px < lo_t and t.strip()})
+        assert not small, small[:20]
+        screen = app.window.get_rect()
+        for i, b in enumerate(scr.buttons):
+            assert b.rect.h >= lo_b and b.rect.w >= lo_b, (b.key, b.rect)
+            assert screen.contains(b.rect), (b.key, b.rect)
+            for o in scr.buttons[i + 1:]:
+                assert not b.rect.colliderect(o.rect), (b.key, o.key)
+        assert scr.chart_rect is not None and scr.chart_rect.h >= 60
+        drawn = {t for t, _px in texts}
+        if lang == "zh":
+            assert {"做朋友", "最近一局的级别"} <= drawn
+            english = sorted({t for t in drawn if any(w in t for w in (
+                "Records", "Statistics", "Dealer", "friend", "Catcher", "Level", "points", "Back", "Hands",
+                "Matches", "seat"))})
+            assert not english, english
+    finally:
+        app.close()

@@ -11,7 +11,11 @@ the profile's levels gained (docs/CAREER_API.md "找朋友"). Keys: ``rec:<id>``
 
 :class:`StatsScreen`: hands, dealer rate and success rate, mean bid, best and worst hand, red
 fives captured and lost, titles reached, and the game points over time as a chart
-(:func:`game.career.chart.draw_points_chart`). Keys: ``records``, ``back``.
+(:func:`game.career.chart.draw_points_chart`). With the same switch on 找朋友: hands, dealer
+and friend rates, the dealer side's wins, catcher wins, hands alone, mean catchers' points,
+levels gained, matches and games won (:class:`game.career.zpy_stats.ZpyStats`), and the levels
+of every seat over the latest match (:func:`game.career.chart.draw_levels_chart`, the
+profile's seat drawn thicker). Keys: ``records``, ``back``, ``game:hongwu``, ``game:zhaopengyou``.
 """
 from __future__ import annotations
 
@@ -220,7 +224,7 @@ class RecordsScreen(Screen):
         elif key == "down":
             self.scroll(max(1, self.rows_shown - 1))
         elif key == "stats":
-            self.app.open_stats()
+            self.app.open_stats(self.game)
         elif key == "back":
             self.app.pop_screen(self)
 
@@ -290,21 +294,41 @@ class RecordsScreen(Screen):
 
 class StatsScreen(Screen):
     """Statistics of the current profile with the game-points chart (module docstring).
-    Public for tests: ``stats`` (:class:`game.career.Stats`), ``chart_rect``."""
+    Public for tests: ``game``, ``stats`` (:class:`game.career.Stats` for 红五,
+    :class:`game.career.zpy_stats.ZpyStats` for 找朋友), ``my_seat`` (the profile's seat in
+    the charted 找朋友 match, None without one), ``chart_rect``."""
 
-    def __init__(self, app: "App") -> None:
+    def __init__(self, app: "App", game: str = "hongwu") -> None:
         super().__init__(app)
         self.profile = app.career.current()
         self.stats: Any = None
+        self.my_seat: int | None = None
         self.chart_rect: pygame.Rect | None = None
+        self.set_game(game)
+
+    def set_game(self, game: str) -> None:
+        """Show ``game``'s statistics ("hongwu" or "zhaopengyou"; ValueError otherwise)."""
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}: expected one of {GAMES}")
+        self.game = game
+        self.stats, self.my_seat, self.chart_rect = None, None, None
         self._load()
+        self.invalidate()
 
     def _load(self) -> None:
         from game.career import stats
+        from game.career.zpy_stats import zpy_stats
 
         st = self.app.career.store()
-        if st is not None and self.profile is not None:
+        if st is None or self.profile is None:
+            return
+        if self.game == "hongwu":
             self.stats = stats(st, self.profile.name, series_max=max(100, self.metrics.w))
+            return
+        self.stats = zpy_stats(st, self.profile.name)
+        if self.stats.match_id is not None:
+            hands = st.zpy_hands(self.profile.id, self.stats.match_id)
+            self.my_seat = hands[-1].seat if hands else None
 
     def build(self) -> list[Button]:
         """Back and Records under the panel."""
@@ -312,25 +336,35 @@ class StatsScreen(Screen):
         panel = pygame.Rect(m.margin, m.margin, m.w - 2 * m.margin, m.h - 2 * m.margin)
         self._panel_rect = panel
         foot_y = panel.bottom - m.margin - m.button_h
-        bw = min(round(260 * max(m.unit, 0.7)), (panel.w - 4 * m.margin) // 2)
-        return [Button("back", pygame.Rect(panel.centerx - bw - m.gap, foot_y, bw, m.button_h), _("Back"), style="flat"),
-                Button("records", pygame.Rect(panel.centerx + m.gap, foot_y, bw, m.button_h), _("Records"),
-                       style="primary")]
+        bw = min(round(220 * max(m.unit, 0.7)), (panel.w - 2 * m.margin - 3 * m.gap) // 4)
+        x0 = panel.centerx - 2 * bw - round(1.5 * m.gap)
+        keys = [("back", _("Back"), "flat")] + [(f"game:{g}", game_label(g), "primary" if g == self.game else "flat")
+                                               for g in GAMES] + [("records", _("Records"), "primary")]
+        return [Button(key, pygame.Rect(x0 + i * (bw + m.gap), foot_y, bw, m.button_h), label, style=style)
+                for i, (key, label, style) in enumerate(keys)]
 
     def on_button(self, button: Button) -> None:
-        """Back, or the record list."""
-        if button.key == "back":
+        """Back, the game switch, or the record list (of the game shown)."""
+        if button.key.startswith("game:"):
+            self.set_game(button.key[5:])
+        elif button.key == "back":
             self.app.pop_screen(self)
         elif button.key == "records":
             self.app.pop_screen(self)
-            if not any(isinstance(s, RecordsScreen) for s in self.app.screens):
-                self.app.open_records()
+            shown = [s for s in self.app.screens if isinstance(s, RecordsScreen)]
+            if shown:
+                if shown[-1].game != self.game:
+                    shown[-1].set_game(self.game)
+            else:
+                self.app.open_records(self.game)
 
     def lines(self) -> list[tuple[str, str]]:
         """(label, value) rows of the panel."""
         s = self.stats
         if s is None:
             return []
+        if self.game == "zhaopengyou":
+            return self.zpy_lines()
 
         def pct(x: float | None) -> str:
             return "—" if x is None else f"{x * 100:.0f}%"
@@ -355,9 +389,40 @@ class StatsScreen(Screen):
             (_("Titles reached"), " · ".join(reached[-4:])),
         ]
 
+    def zpy_lines(self) -> list[tuple[str, str]]:
+        """(label, value) rows of the 找朋友 panel (a ZpyStats)."""
+        s = self.stats
+
+        def share(k: int, x: float | None) -> str:
+            return f"{k} (—)" if x is None else f"{k} ({x * 100:.0f}%)"
+
+        return [
+            (_("Hands"), str(s.hands)),
+            (_("As dealer"), share(s.dealer_hands, s.dealer_rate if s.hands else None)),
+            (_("As friend"), share(s.friend_hands, s.friend_rate if s.hands else None)),
+            (_("Dealer side wins"), f"{s.dealer_side_wins} / {s.dealer_side_hands}"),
+            (_("Catcher wins"), f"{s.catcher_wins} / {s.catcher_hands}"),
+            (_("Alone as dealer"), str(s.alone_hands)),
+            (_("Mean catchers' points"), "—" if s.mean_catcher_points is None else f"{s.mean_catcher_points:.1f}"),
+            (_("Levels gained"), signed(s.levels_gained)),
+            (_("Matches / games won"), f"{s.matches} / {s.games_won}"),
+        ]
+
+    def _draw_chart(self, surf: pygame.Surface, chart: pygame.Rect) -> None:
+        """The game's chart into ``chart``: game points (红五) or the latest match's levels (找朋友)."""
+        from game.career.chart import draw_levels_chart, draw_points_chart
+
+        font = fonts.get_font(self.metrics.small)
+        if self.game == "zhaopengyou":
+            draw_levels_chart(surf, chart, self.stats.levels, font=font, title=_("Levels in the latest match"),
+                              labels=list(self.stats.match_seats) or None, highlight=self.my_seat,
+                              colors={"background": (12, 46, 30)})
+            return
+        draw_points_chart(surf, chart, self.stats.series, font=font, title=_("Accumulated game points per hand"),
+                          colors={"background": (12, 46, 30)})
+
     def draw_content(self, surf: pygame.Surface) -> None:
         """Panel, title, the figures (left) and the chart (right; below on a narrow window)."""
-        from game.career.chart import draw_points_chart
 
         m = self.metrics
         panel = self._panel_rect
@@ -392,6 +457,4 @@ class StatsScreen(Screen):
             chart = pygame.Rect(panel.x + m.margin * 2, y + m.gap, panel.w - 4 * m.margin, bottom - y - m.gap)
         self.chart_rect = chart
         if chart.h >= 60 and chart.w >= 120:
-            draw_points_chart(surf, chart, self.stats.series, font=fonts.get_font(m.small),
-                              title=_("Accumulated game points per hand"),
-                              colors={"background": (12, 46, 30)})
+            self._draw_chart(surf, chart)
