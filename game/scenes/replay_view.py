@@ -233,7 +233,7 @@ class ReplayScreen(Screen):
     def status(self) -> tuple[str, tuple]:
         """The line under the seats: the trick's winner and points, or what step 0 shows."""
         f = self.frames[self.step]
-        t = f.last_trick
+        t = self.last_trick(f)
         if t is None:
             return _("Dealer {name} at {bid}: the kitty as dealt and as buried").format(
                 name=self.names[f.dealer], bid=f.bid), MUTED
@@ -243,7 +243,6 @@ class ReplayScreen(Screen):
     def draw_content(self, surf: pygame.Surface) -> None:
         """Heading, the seats' rows, the kitty, the status line, the settlement at the end,
         the slider."""
-        from game.text import suit_label
 
         m = self.metrics
         a = self.area
@@ -251,8 +250,7 @@ class ReplayScreen(Screen):
         f = self.frames[self.step]
         head = draw_text(surf, self.heading(), round(m.title * 0.6), ACCENT, (a.x + m.margin * 2, a.y + m.gap),
                          bold=True, max_width=a.w // 2)
-        info = _("Dealer {name} · bid {bid} · trump {trump}").format(name=self.names[f.dealer], bid=f.bid,
-                                                                        trump=suit_label(f.trump))
+        info = self.info_line(f)
         draw_text(surf, info, m.small, TEXT, (a.right - m.margin * 2, head.centery), anchor="midright",
                   max_width=a.w // 2 - m.margin * 3)
         top = head.bottom + m.gap
@@ -267,19 +265,20 @@ class ReplayScreen(Screen):
         hand_x = a.x + m.margin + name_w
         hand_w = a.right - m.margin - trick_w - hand_x - m.gap
         r = self.renderer()
-        t = f.last_trick
+        t = self.last_trick(f)
         played = dict(t.plays) if t is not None else {}
         trump_cards = self._trump_test(f)
         for s in range(n):
             y = top + s * row_h
-            col = ACCENT if s == f.dealer else TEXT
+            role = self.seat_role(f, s)
+            col = ACCENT if role else TEXT
             nw = name_w - m.margin * 2
             draw_text(surf, clip(self.names[s], m.small, nw, True), m.small, col,
                       (a.x + m.margin * 2, y + ch // 2 - m.small), bold=True, max_width=nw)
             pts = _("{p} points").format(p=f.points_won[s])
-            if s == f.dealer:
-                pts = _("Dealer") + " · " + pts
-            draw_text(surf, clip(pts, m.small, nw), m.small, ACCENT if s == f.dealer else MUTED,
+            if role:
+                pts = role + " · " + pts
+            draw_text(surf, clip(pts, m.small, nw), m.small, ACCENT if role else MUTED,
                       (a.x + m.margin * 2, y + ch // 2 + 2), max_width=nw)
             self._cards(surf, r, self.arranged(f, f.hands[s]), hand_x, y, hand_w, cw, ch, trump_cards)
             cards = played.get(s, ())
@@ -302,7 +301,30 @@ class ReplayScreen(Screen):
         text, col = self.status()
         draw_text(surf, text, m.small, col, (a.centerx, sy), anchor="midtop", bold=True, max_width=a.w - 4 * m.margin)
         if final:
-            s = f.settlement
+            self.draw_final(surf, f, sy)
+        self._draw_slider(surf)
+
+    def last_trick(self, f: Any) -> Any:
+        """The trick that ended at frame ``f`` (None at step 0)."""
+        return f.last_trick
+
+    def info_line(self, f: Any) -> str:
+        """The heading's right side: dealer, bid and trump."""
+        from game.text import suit_label
+
+        return _("Dealer {name} · bid {bid} · trump {trump}").format(name=self.names[f.dealer], bid=f.bid,
+                                                                        trump=suit_label(f.trump))
+
+    def seat_role(self, f: Any, s: int) -> str:
+        """The role shown beside seat ``s``'s points ("" for none): the dealer here."""
+        return _("Dealer") if s == f.dealer else ""
+
+    def draw_final(self, surf: pygame.Surface, f: Any, sy: int) -> None:
+        """The settlement lines under the status line of the last step."""
+        m = self.metrics
+        a = self.area
+        s = f.settlement
+        if s is not None:
             head = (_("Dealer wins: {final}") if s.dealer_final > 0 else _("Dealer loses: {final}")).format(
                 final=f"{s.dealer_final:+d}" if s.dealer_final else "0")
             draw_text(surf, head, m.small, WIN if s.dealer_final > 0 else ERROR, (a.centerx, sy + m.small + m.gap),
@@ -310,24 +332,27 @@ class ReplayScreen(Screen):
             gp = " · ".join(f"{self.names[i]} {g:+d}" for i, g in enumerate(s.game_points))
             draw_text(surf, _("Game points: {list}").format(list=gp), m.small, TEXT,
                       (a.centerx, sy + 2 * (m.small + m.gap)), anchor="midtop", max_width=a.w - 4 * m.margin)
-        self._draw_slider(surf)
 
     def arranged(self, f: Any, cards: Any) -> tuple:
         """A hand in the table's display order (suits grouped as the settings say, trumps at
         one end; :func:`game.scenes.table_extras.arrange`), or as recorded if that fails."""
         try:
-            from engine.order import context
             from game.scenes import table_extras as extras
 
-            return extras.arrange(cards, context(f.trump), extras.prefs_from(self.app.settings))
+            return extras.arrange(cards, self.trump_context(f), extras.prefs_from(self.app.settings))
         except Exception:
             return tuple(cards)
 
+    def trump_context(self, f: Any) -> Any:
+        """The card order of frame ``f`` (红五: by its trump suit)."""
+        from engine.order import context
+
+        return context(f.trump)
+
     def _trump_test(self, f: Any) -> Callable[[Any], bool]:
         try:
-            from engine.order import context
 
-            ctx = context(f.trump)
+            ctx = self.trump_context(f)
             return lambda c: bool(ctx.is_trump(c))
         except Exception:
             return lambda c: False
