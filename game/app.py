@@ -695,7 +695,8 @@ class App:
 
     def open_replay(self, source: Any) -> None:
         """Open the replay viewer 回放 on a record id or a replay file (a message screen
-        says why when it cannot be read)."""
+        says why when it cannot be read); a 找朋友 replay opens
+        :class:`game.scenes.replay_zpy_view.ZpyReplayScreen`."""
         from game.scenes.replay_view import ReplayScreen, load
 
         store = self.career.store()
@@ -705,6 +706,11 @@ class App:
             from game.scenes.menu import MessageScreen
 
             self.push_screen(MessageScreen(self, _("Replay"), [error]))
+            return
+        if rep.header.get("ruleset", "hongwu") == "zhaopengyou":  # its own frames (ZpyFrame)
+            from game.scenes.replay_zpy_view import ZpyReplayScreen
+
+            self.push_screen(ZpyReplayScreen(self, rep))
             return
         review = None
         if rep.header.get("ruleset", "hongwu") == "hongwu":  # the review 复盘 knows 红五 only

@@ -64,10 +64,38 @@ def test_the_switch_lists_each_games_hands_and_zpy_rows_show_their_figures(data,
             role = "Dealer" if r.dealer == r.seat else "Friend" if r.friend == r.seat else "Catcher"
             assert role in drawn and str(r.catcher_points) in drawn
             assert (f"{r.my_gain:+d}" if r.my_gain else "0") in drawn
-        # a tap on a 找朋友 row explains instead of opening a 红五 viewer on it
-        press(app, f"rec:{zp[0].record_id}")
-        assert type(app.top).__name__ == "MessageScreen"
-        press(app, "ok")
+        # a tap on a 找朋友 row opens its replay: hands face up, the kitty, trick by trick
+        r0 = zp[-1]
+        press(app, f"rec:{r0.record_id}")
+        v = app.top
+        assert type(v).__name__ == "ZpyReplayScreen" and v.replay.header["ruleset"] == "zhaopengyou"
+        assert v.step == 0 and sum(len(h) for h in v.frames[0].hands) > 0 and v.frames[0].buried
+        del texts[:]
+        v.invalidate()
+        app.step()
+        drawn = {t for t, _px in texts}
+        assert "Kitty dealt" in drawn and any(
+            t.startswith(f"Dealer {v.names[r0.dealer]} · level") for t in drawn)
+        press(app, "next")
+        assert v.step == 1
+        del texts[:]
+        v.invalidate()
+        app.step()
+        assert any(t.startswith("Trick 1: led by") for t, _px in texts)
+        revealed = next(k for k, f in enumerate(v.frames) if f.friend is not None or f.alone)
+        press(app, "last")
+        assert v.step == v.last_step == len(v.frames) - 1 and v.frames[-1].settlement is not None
+        del texts[:]
+        v.invalidate()
+        app.step()
+        drawn = {t for t, _px in texts}
+        assert any(t.startswith("Levels after:") for t in drawn)
+        assert any(t.startswith(("Dealer side wins", "Catchers win with")) for t in drawn)
+        f = v.frames[-1]
+        if f.friend is not None and f.friend != f.dealer:
+            assert any(t.startswith("Friend ·") for t in drawn)  # marked once revealed
+            assert all(v.frames[k].friend is None for k in range(revealed))
+        press(app, "back")
         assert app.top is scr
         press(app, "game:hongwu")
         assert scr.game == "hongwu" and len(scr.records) == 2
@@ -150,7 +178,7 @@ def test_zpy_statistics_show_the_figures_and_the_latest_matchs_levels(data, text
         assert values["Matches / games won"] == f"1 / {want.games_won}"
         app.step()
         assert calls, "no levels chart drawn"
-        (surf, rect, series), kw = calls[-1][0][:3], calls[-1][1]
+        series, kw = calls[-1][0][2], calls[-1][1]
         assert [list(s) for s in series] == [list(s) for s in want.levels] and len(series) == 5
         assert kw["highlight"] == 0 and kw["labels"][0] == "Ann"
         assert st.chart_rect is not None and st.chart_rect.w > 200
@@ -193,5 +221,58 @@ def test_zpy_statistics_are_legible(data, texts, lang, size):
                 "Records", "Statistics", "Dealer", "friend", "Catcher", "Level", "points", "Back", "Hands",
                 "Matches", "seat"))})
             assert not english, english
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
+def test_zpy_replay_is_legible(data, texts, lang, size, monkeypatch):
+    """The viewer's own text and targets. Card faces are left out: with five seats and the kitty
+    the rows are 30×43 px cards at 800×480, whose face-card centre letters and joker words the
+    card renderer draws below 14 px (its corner index stays ≥ 14 px); see the report."""
+    from game.cards_render import CardRenderer
+
+    inside: list[tuple[int, int]] = []
+    real_face = CardRenderer.face
+
+    def face(self, *a, **k):
+        n = len(texts)
+        out = real_face(self, *a, **k)
+        inside.append((n, len(texts)))
+        return out
+
+    monkeypatch.setattr(CardRenderer, "face", face)
+    make_store(data, name="安妮", zpy=2, hongwu=0)
+    store = Store.open(data)
+    rid = store.zpy_hands(store.profile("安妮").id)[-1].record_id
+    store.close()
+    app = menu_app(size=size, lang=lang)
+    lo_t = max(14, int(14 * min(size[0] / 1280, size[1] / 720)))
+    lo_b = max(40, int(40 * min(size[0] / 1280, size[1] / 720)))
+    try:
+        app.open_replay(rid)
+        app.step()
+        scr = app.top
+        assert type(scr).__name__ == "ZpyReplayScreen"
+        for step in (0, 1, scr.last_step):
+            scr.go(step)
+            del texts[:]
+            inside.clear()
+            scr.invalidate()
+            app.step()
+            on_cards = {i for lo, hi in inside for i in range(lo, hi)}
+            own = [tp for i, tp in enumerate(texts) if i not in on_cards]
+            small = sorted({(t, px) for t, px in own if px < lo_t and t.strip()})
+            assert not small, (step, small[:20])
+            inside.clear()
+            screen = app.window.get_rect()
+            for i, b in enumerate(scr.buttons):
+                assert b.rect.h >= lo_b and b.rect.w >= lo_b, (b.key, b.rect)
+                assert screen.contains(b.rect), (b.key, b.rect)
+            if lang == "zh":
+                english = sorted({t for t, _px in texts if any(w in t for w in (
+                    "Dealer", "Friend", "Trick", "points", "Back", "Kitty", "level", "Levels", "trump", "friend"))})
+                assert not english, (step, english)
     finally:
         app.close()

@@ -6,7 +6,8 @@ It scrolls with the wheel, by dragging (mouse or finger) and with ▲ ▼; a tap
 that hand in the replay viewer 回放. A switch 红五 / 找朋友 (keys ``game:hongwu``,
 ``game:zhaopengyou``) chooses the game listed; a 找朋友 row shows date, the profile's role
 (dealer 庄家, friend 朋友 or catcher 抓分), the level played, trump, the catchers' points and
-the profile's levels gained (docs/CAREER_API.md "找朋友"). Keys: ``rec:<id>`` (visible rows),
+the profile's levels gained (docs/CAREER_API.md "找朋友"); its tap opens the 找朋友 viewer
+(:mod:`game.scenes.replay_zpy_view`). Keys: ``rec:<id>`` (visible rows),
 ``up``, ``down``, ``stats``, ``back``.
 
 :class:`StatsScreen`: hands, dealer rate and success rate, mean bid, best and worst hand, red
@@ -212,11 +213,6 @@ class RecordsScreen(Screen):
         key = button.key
         if key.startswith("game:"):
             self.set_game(key[5:])
-        elif key.startswith("rec:") and self.game == "zhaopengyou":
-            from game.scenes.menu import MessageScreen
-
-            self.app.push_screen(MessageScreen(self.app, _("Replay"),
-                                               [_("The replay viewer shows Hong Wu hands only for now.")]))
         elif key.startswith("rec:"):
             self.app.open_replay(int(key[4:]))
         elif key == "up":
