@@ -22,11 +22,17 @@ def display_available() -> bool:
 
 def run_viewer(replay: Any, lang: str | None = None, size: tuple[int, int] = (1280, 720),
                max_frames: int | None = None) -> int:
-    """Open a window showing ``replay`` (an ``engine.replay.Replay``) until it is closed (Back,
+    """Open a window showing ``replay`` (an ``engine.replay.Replay``, or a 找朋友
+    ``engine.replay_zpy.ZpyReplay`` in :class:`game.scenes.replay_zpy_view.ZpyReplayScreen`) until it is closed (Back,
     Esc or the window's close button); returns 0 (3 when ``max_frames`` stopped it)."""
     from game.app import App, Options
     from game.scenes.replay_view import ReplayScreen
 
     app = App(Options(menu=True, lang=lang, size=size, save_settings=False, audio=False, max_frames=max_frames))
-    app.screens = [ReplayScreen(app, replay, on_close=app.quit)]
+    if replay.header.get("ruleset") == "zhaopengyou":  # 找朋友 frames (engine.replay_zpy)
+        from game.scenes.replay_zpy_view import ZpyReplayScreen
+
+        app.screens = [ZpyReplayScreen(app, replay, on_close=app.quit)]
+    else:
+        app.screens = [ReplayScreen(app, replay, on_close=app.quit)]
     return app.run()

@@ -276,3 +276,19 @@ def test_zpy_replay_is_legible(data, texts, lang, size, monkeypatch):
                 assert not english, (step, english)
     finally:
         app.close()
+
+
+def test_the_replay_window_opens_a_zpy_replay_in_its_viewer(data, monkeypatch):
+    from game import replay_window
+    from game.app import App
+    from game.career import load_replay
+
+    make_store(data, zpy=1, hongwu=0)
+    store = Store.open(data)
+    rep = load_replay(store.zpy_hands(store.profile("Ann").id)[0].record_id, store)
+    store.close()
+    seen = []
+    real_run = App.run
+    monkeypatch.setattr(App, "run", lambda self: seen.append(type(self.screens[-1]).__name__) or real_run(self))
+    assert replay_window.run_viewer(rep, lang="en", size=(800, 480), max_frames=5) == 3  # the window ran
+    assert seen == ["ZpyReplayScreen"]
