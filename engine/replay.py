@@ -182,6 +182,46 @@ def _cards(v: Any, line: int) -> tuple[Card, ...]:
         raise ReplayError(line, f"bad cards: {exc}") from None
 
 
+def parse_action_lines(lines: Sequence[str], parse_one: Any, players: int) -> tuple[Any, ...]:
+    """The actions of the action ``lines`` (file lines 2..), each JSON object read by
+    ``parse_one(obj, players, line)`` (this module's :func:`parse_action` or 找朋友's).
+    Raises :class:`ReplayError` naming the first line that is not JSON or not an action."""
+    actions = []
+    for i, raw in enumerate(lines, start=2):
+        try:
+            obj = json.loads(raw)
+        except ValueError as exc:
+            raise ReplayError(i, f"not JSON: {exc}") from None
+        actions.append(parse_one(obj, players, i))
+    return tuple(actions)
+
+
+def apply_line(state: Any, action: Any, line: int, as_dict: Any) -> None:
+    """Apply ``action`` (read from file line ``line``) to ``state`` (a Game or a ZpyHand);
+    an :class:`~engine.state.IllegalAction` becomes a :class:`ReplayError` naming the line
+    and the action as ``as_dict(action)`` shows it."""
+    try:
+        state.apply(action)
+    except IllegalAction as exc:
+        raise ReplayError(line, f"the engine refuses {as_dict(action)}: {exc}") from None
+
+
+def check_recorded(header: dict[str, Any], settlement: dict[str, Any], fields: Iterable[tuple[str, Any]]) -> None:
+    """Compare what the actions gave with what ``header`` recorded: every key of
+    ``settlement`` present in ``header["settlement"]``, then each ``(key, value)`` of
+    ``fields`` present in the header. Raises :class:`ReplayError` (line 1) at the first
+    difference, or when the header has no recorded settlement."""
+    want = header.get("settlement")
+    if not isinstance(want, dict):
+        raise ReplayError(1, "the header has no recorded settlement to compare with")
+    for key, value in settlement.items():
+        if key in want and want[key] != value:
+            raise ReplayError(1, f"recorded settlement {key} {want[key]!r} but the actions give {value!r}")
+    for key, value in fields:
+        if key in header and header[key] != value:
+            raise ReplayError(1, f"recorded {key} {header[key]!r} but the actions give {value!r}")
+
+
 def parse_action(obj: Any, players: int, line: int) -> Action:
     """One action line's object as an engine action; raises :class:`ReplayError` naming ``line``."""
     if not isinstance(obj, dict):
@@ -242,14 +282,7 @@ def parse(text: str) -> Replay:
     except (TypeError, ValueError) as exc:
         raise ReplayError(1, f"bad ruleset: {exc}") from None
     _seat(header["first_bidder"], rs.players, 1)
-    actions = []
-    for i, raw in enumerate(lines[1:], start=2):
-        try:
-            obj = json.loads(raw)
-        except ValueError as exc:
-            raise ReplayError(i, f"not JSON: {exc}") from None
-        actions.append(parse_action(obj, rs.players, i))
-    return Replay(header, tuple(actions))
+    return Replay(header, parse_action_lines(lines[1:], parse_action, rs.players))
 
 
 # --- re-running ------------------------------------------------------------------------------
@@ -278,10 +311,7 @@ def rerun(replay: Replay) -> Game:
         return replay_zpy.rerun(replay)
     game = start(replay)
     for i, action in enumerate(replay.actions, start=2):
-        try:
-            game.apply(action)
-        except IllegalAction as exc:
-            raise ReplayError(i, f"the engine refuses {action_dict(action)}: {exc}") from None
+        apply_line(game, action, i, action_dict)
     if game.phase is not Phase.SETTLE:
         raise ReplayError(len(replay.actions) + 1, f"the hand is not over after the last action (phase {game.phase.value})")
     return game
@@ -296,17 +326,8 @@ def verify(replay: Replay) -> Game:
 
         return replay_zpy.verify(replay)
     game = rerun(replay)
-    h = replay.header
-    got = settlement_dict(game.settlement)
-    want = h.get("settlement")
-    if not isinstance(want, dict):
-        raise ReplayError(1, "the header has no recorded settlement to compare with")
-    for key, value in got.items():
-        if key in want and want[key] != value:
-            raise ReplayError(1, f"recorded settlement {key} {want[key]!r} but the actions give {value!r}")
-    for key, value in (("dealer", game.dealer), ("bid", game.bid), ("trump", game.trump)):
-        if key in h and h[key] != value:
-            raise ReplayError(1, f"recorded {key} {h[key]!r} but the actions give {value!r}")
+    check_recorded(replay.header, settlement_dict(game.settlement),
+                   (("dealer", game.dealer), ("bid", game.bid), ("trump", game.trump)))
     return game
 
 
@@ -354,10 +375,7 @@ def frames(replay: Replay) -> list[Frame]:
                          tuple(game.kitty), tuple(game.buried), game.settlement))
 
     for i, action in enumerate(replay.actions, start=2):
-        try:
-            game.apply(action)
-        except IllegalAction as exc:
-            raise ReplayError(i, f"the engine refuses {action_dict(action)}: {exc}") from None
+        apply_line(game, action, i, action_dict)
         if isinstance(action, Bury) or (isinstance(action, Play) and not game.current):
             snap()
     if game.phase is not Phase.SETTLE:

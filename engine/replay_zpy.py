@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from engine.cards import Card, parse_cards
-from engine.replay import FORMAT, VERSION, ReplayError, _cards, _seat
+from engine.replay import (
+    FORMAT, VERSION, ReplayError, _cards, _seat, apply_line, check_recorded, parse_action_lines,
+)
 from engine.ruleset import RuleSet, zhaopengyou
-from engine.state import Bury, FinishedTrick, IllegalAction, Play
+from engine.state import Bury, FinishedTrick, Play
 from engine.zhaopengyou import LEVEL_NAMES, CallFriend, Declare, Pass, ZPhase, ZpyAction, ZpyHand
 
 RULESET = "zhaopengyou"
@@ -211,14 +213,7 @@ def parse_lines(header: dict[str, Any], lines: Sequence[str]) -> ZpyReplay:
     for s in eligible:
         _seat(s, n, 1)
     _seat(header.get("first_card"), n, 1)
-    actions = []
-    for i, raw in enumerate(lines, start=2):
-        try:
-            obj = json.loads(raw)
-        except ValueError as exc:
-            raise ReplayError(i, f"not JSON: {exc}") from None
-        actions.append(parse_action(obj, n, i))
-    return ZpyReplay(header, tuple(actions))
+    return ZpyReplay(header, parse_action_lines(lines, parse_action, n))
 
 
 # --- re-running ------------------------------------------------------------------------------
@@ -237,10 +232,7 @@ def start(replay: ZpyReplay) -> ZpyHand:
 
 
 def _apply(hand: ZpyHand, action: ZpyAction, line: int) -> None:
-    try:
-        hand.apply(action)
-    except IllegalAction as exc:
-        raise ReplayError(line, f"the engine refuses {action_dict(action)}: {exc}") from None
+    apply_line(hand, action, line, action_dict)
 
 
 def rerun(replay: ZpyReplay) -> ZpyHand:
@@ -260,18 +252,10 @@ def verify(replay: ZpyReplay) -> ZpyHand:
     friend call. Returns the hand; raises :class:`ReplayError` (line 1 for a header the
     actions do not reproduce, or the refused action's line)."""
     hand = rerun(replay)
-    h = replay.header
-    want = h.get("settlement")
-    if not isinstance(want, dict):
-        raise ReplayError(1, "the header has no recorded settlement to compare with")
-    for key, value in settlement_dict(hand.settlement, hand).items():
-        if key in want and want[key] != value:
-            raise ReplayError(1, f"recorded settlement {key} {want[key]!r} but the actions give {value!r}")
     card, nth = hand.friend_call
-    for key, value in (("first_card", hand.first_card), ("dealer", hand.dealer), ("level", hand.level), ("trump", hand.trump),
-                       ("friend_call", [str(card), nth])):
-        if key in h and h[key] != value:
-            raise ReplayError(1, f"recorded {key} {h[key]!r} but the actions give {value!r}")
+    check_recorded(replay.header, settlement_dict(hand.settlement, hand),
+                   (("first_card", hand.first_card), ("dealer", hand.dealer), ("level", hand.level),
+                    ("trump", hand.trump), ("friend_call", [str(card), nth])))
     return hand
 
 
