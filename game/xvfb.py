@@ -42,3 +42,26 @@ def start_xvfb(display: str, screen: str) -> subprocess.Popen:
         time.sleep(0.05)
     stop()
     raise RuntimeError(f"Xvfb {display} did not start")
+
+
+def screen_for(window: tuple[int, int]) -> str:
+    """An Xvfb screen spec (``"WxHx24"``) with room for a ``window`` of (w, h) pixels and its
+    decorations: at least 1920×1080, and the window at most 90% × 85% of the screen."""
+    w, h = window
+    return f"{max(1920, int(w / 0.9) + 16)}x{max(1080, int(h / 0.85) + 16)}x24"
+
+
+def use_display(display: str | None, window: tuple[int, int]) -> None:
+    """Point SDL at a fresh Xvfb ``display`` sized for ``window`` (w, h), or at the dummy
+    driver when ``display`` is None (unless ``SDL_VIDEODRIVER`` is already set). Sets
+    ``DISPLAY`` and ``SDL_VIDEODRIVER`` in this process's environment, and
+    ``SDL_AUDIODRIVER=dummy`` unless set. Raises RuntimeError as :func:`start_xvfb`."""
+    import os
+
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    if display:
+        start_xvfb(display, screen_for(window))
+        os.environ["DISPLAY"] = display
+        os.environ["SDL_VIDEODRIVER"] = "x11"
+    else:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

@@ -141,17 +141,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--display", default=None, help="start Xvfb on this display (e.g. :81)")
     ns = ap.parse_args(argv)
     w, h = (int(v) for v in ns.size.lower().split("x"))
-    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ["HONGWU_CONFIG_DIR"] = tempfile.mkdtemp(prefix="hongwu-zpyshots-")
     os.environ["HONGWU_STATE_DIR"] = tempfile.mkdtemp(prefix="hongwu-zpyshots-state-")
-    if ns.display:
-        from game.xvfb import start_xvfb
+    from game.xvfb import use_display
 
-        start_xvfb(ns.display, f"{max(1920, int(w / 0.9) + 16)}x{max(1080, int(h / 0.85) + 16)}x24")
-        os.environ["DISPLAY"] = ns.display
-        os.environ["SDL_VIDEODRIVER"] = "x11"
-    else:
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    use_display(ns.display, (w, h))
     ns.out.mkdir(parents=True, exist_ok=True)
     for lang in ns.lang or ["zh", "en"]:
         for p in shoot(lang, (w, h), ns.out):
