@@ -4,15 +4,15 @@ exchange typed text, a quick phrase and an emote; the bubble appears at the spea
 and a mute hides the next line."""
 from __future__ import annotations
 
-import argparse
 import time
 
 import pytest
 
 pygame = pytest.importorskip("pygame")
 
+from tests.lan_helpers import host_args  # noqa: E402
 from game import i18n, settings  # noqa: E402
-from game.lan_cli import add_host_parser, make_host_app  # noqa: E402
+from game.lan_cli import make_host_app  # noqa: E402
 from net.cli import BackgroundHost, _ai_provider, host_config  # noqa: E402
 from net.remote_table import RemoteTable  # noqa: E402
 
@@ -25,11 +25,6 @@ def _config(tmp_path, monkeypatch):
     i18n.set_language("en")
 
 
-def host_args(*extra: str) -> argparse.Namespace:
-    sub = argparse.ArgumentParser().add_subparsers()
-    return add_host_parser(sub).parse_args([
-        "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--no-user-plugins",
-        "--ai-delay", "0", "--lang", "en", "--speed", "instant", "--mute", *extra])
 
 
 def wait(app, pred, what: str, limit_s: float = 20.0) -> None:

@@ -17,6 +17,7 @@ pygame = pytest.importorskip("pygame")
 
 from tests.client_driver import loopback_lan, open_host_lobby  # noqa: E402
 
+from tests.lan_helpers import host_args  # noqa: E402
 from game import fonts, house_rules, i18n, settings  # noqa: E402
 from game.app import App, Options  # noqa: E402
 from game.cli import main  # noqa: E402
@@ -292,13 +293,6 @@ def test_rules_screen_states_the_house_rules_in_effect():
 
 
 # -- hongwu host --rule --------------------------------------------------------------------------
-def host_args(*extra: str) -> argparse.Namespace:
-    from game.lan_cli import add_host_parser  # net.cli's parser with the client's window
-
-    sub = argparse.ArgumentParser().add_subparsers()
-    return add_host_parser(sub).parse_args([
-        "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--no-user-plugins",
-        "--ai-delay", "0", "--lang", "en", "--speed", "instant", "--mute", *extra])
 
 
 def _welcome_table(port: int) -> dict:

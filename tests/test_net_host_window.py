@@ -9,8 +9,9 @@ import pytest
 
 pygame = pytest.importorskip("pygame")
 
+from tests.lan_helpers import host_args  # noqa: E402
 from game import i18n, settings  # noqa: E402
-from game.lan_cli import add_host_parser, make_host_app  # noqa: E402
+from game.lan_cli import make_host_app  # noqa: E402
 from net.cli import BackgroundHost, _ai_provider, host_config  # noqa: E402
 
 
@@ -22,12 +23,6 @@ def _config(tmp_path, monkeypatch):
     i18n.set_language("en")
 
 
-def host_args(*extra: str) -> argparse.Namespace:
-    """Parsed ``hongwu host`` arguments for a loopback test host."""
-    sub = argparse.ArgumentParser().add_subparsers()
-    return add_host_parser(sub).parse_args([
-        "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--no-user-plugins",
-        "--ai-delay", "0", "--lang", "en", "--speed", "instant", "--mute", *extra])
 
 
 def click(app, key: str) -> None:
