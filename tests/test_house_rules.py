@@ -4,7 +4,6 @@
 Hosts run on 127.0.0.1 with ephemeral ports and no announcements; every wait is bounded."""
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import re
