@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from engine.cards import Card, parse_cards
+from engine.cards import Card
 from engine.replay import (
     FORMAT, VERSION, ReplayError, _cards, _seat, apply_line, check_recorded, parse_action_lines,
 )
