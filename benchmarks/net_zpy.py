@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import statistics
 import sys
 import time
@@ -24,31 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import msgpack  # noqa: E402
 
-from engine.state import Bury, Play  # noqa: E402
-from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase  # noqa: E402
 from net.bot import Bot  # noqa: E402
 from net.client import Client  # noqa: E402
 from net.server import Timers  # noqa: E402
-from net.testing import LOOPBACK, fast_table, running_server  # noqa: E402
-
-
-class Player:
-    """Seeded: declares with probability ``p`` when it may, else the simple legal moves."""
-
-    def __init__(self, seat: int, seed: int, p: float) -> None:
-        self.seat, self.rng, self.p = seat, random.Random(seed * 7 + seat), p
-
-    def act(self, view: Any) -> Any:
-        seat, phase = self.seat, view.phase
-        if phase in (ZPhase.DEAL, ZPhase.COUNTER):
-            if view.legal_declarations and self.rng.random() < self.p:
-                return Declare(seat, self.rng.choice(view.legal_declarations))
-            return Pass(seat)
-        if phase is ZPhase.CALL_FRIEND:
-            return CallFriend(seat, *self.rng.choice(view.friend_calls()))
-        if phase is ZPhase.BURY:
-            return Bury(seat, tuple(view.hand[: view.bury_count]))
-        return Play(seat, view.play_options().sample(self.rng))
+from net.testing import LOOPBACK, RandomZpyPlayer, fast_table, running_server  # noqa: E402
 
 
 class Counting(Client):
@@ -76,7 +54,7 @@ async def one(seed: int, p: float) -> tuple[float, float, float, float, float]:
             c = await Counting.connect(LOOPBACK, srv.port, timeout=5)
             await c.hello(f"b{i}", seat=i)
             clients.append(c)
-        bots = [Bot(c, Player(i, seed, p), hands=1) for i, c in enumerate(clients)]
+        bots = [Bot(c, RandomZpyPlayer(i, seed, p), hands=1) for i, c in enumerate(clients)]
         t = time.perf_counter()
         await asyncio.wait_for(asyncio.gather(*(b.run(300) for b in bots)), 600)
         dt = time.perf_counter() - t

@@ -6,13 +6,44 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from typing import Any, AsyncIterator, Sequence
+
+from engine.state import Bury, Play
+from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase
 
 from .ai import AIProvider
 from .client import Client
 from .server import Server, ServerConfig, TableConfig, Timers
 
 LOOPBACK = "127.0.0.1"
+
+
+class RandomZpyPlayer:
+    """A seeded 找朋友 player for tests and benchmarks (the ``act(view)`` of :class:`net.bot.Bot`):
+    declares or counters with probability ``declare`` when it may (else passes), calls a
+    random legal friend, buries the first ``bury_count`` cards of its hand, plays a random
+    legal play. Seat ``seat`` (int), ``seed`` (int) fix its choices (zhaopengyou-spec rules
+    via :class:`engine.zhaopengyou_view.ZpyView`)."""
+
+    def __init__(self, seat: int, seed: int = 0, declare: float = 0.3) -> None:
+        self.seat = seat
+        self.rng = random.Random(seed * 31 + seat)
+        self.declare = declare
+
+    def act(self, view: Any) -> Any:
+        """The action for ``view`` (this seat is to act): a Declare/Pass in the deal and the
+        counter round, a CallFriend, a Bury or a Play."""
+        phase, seat = view.phase, self.seat
+        if phase in (ZPhase.DEAL, ZPhase.COUNTER):
+            if view.legal_declarations and self.rng.random() < self.declare:
+                return Declare(seat, self.rng.choice(view.legal_declarations))
+            return Pass(seat)
+        if phase is ZPhase.CALL_FRIEND:
+            return CallFriend(seat, *self.rng.choice(view.friend_calls()))
+        if phase is ZPhase.BURY:
+            return Bury(seat, tuple(view.hand[: view.bury_count]))
+        return Play(seat, view.play_options().sample(self.rng))
 
 
 def fast_table(name: str = "T", **kw: Any) -> TableConfig:

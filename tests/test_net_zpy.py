@@ -21,7 +21,7 @@ from net.bot import Bot
 from net.client import Client, RemoteError
 from net.protocol import CARD_RE, check_type
 from net.server import Timers
-from net.testing import LOOPBACK, close_all, fast_table, running_server
+from net.testing import LOOPBACK, RandomZpyPlayer, close_all, fast_table, running_server
 from net.zpy_room import ZpyRoom
 
 FAST = Timers(bid=0, trump=0, bury=0, play=0, deal=0, call_friend=0, counter=0)
@@ -38,27 +38,8 @@ def zpy_table(**kw: Any):
     return fast_table("Z", ruleset="zhaopengyou", **kw)
 
 
-class ZRandom:
-    """A test player for 找朋友 views: declares or counters now and then, calls a random legal
-    friend, buries the first 7, plays a random legal play (seeded)."""
-
-    def __init__(self, seat: int, seed: int = 0, declare: float = 0.3) -> None:
-        self.seat = seat
-        self.rng = random.Random(seed * 31 + seat)
-        self.declare = declare
-
-    def act(self, view: Any) -> Any:
-        """The action for ``view`` (this seat is to act)."""
-        phase, seat = view.phase, self.seat
-        if phase in (ZPhase.DEAL, ZPhase.COUNTER):
-            if view.legal_declarations and self.rng.random() < self.declare:
-                return Declare(seat, self.rng.choice(view.legal_declarations))
-            return Pass(seat)
-        if phase is ZPhase.CALL_FRIEND:
-            return CallFriend(seat, *self.rng.choice(view.friend_calls()))
-        if phase is ZPhase.BURY:
-            return Bury(seat, tuple(view.hand[: view.bury_count]))
-        return Play(seat, view.play_options().sample(self.rng))
+ZRandom = RandomZpyPlayer
+"""The seeded random 找朋友 player of :mod:`net.testing`."""
 
 
 class RecordingClient(Client):
