@@ -296,11 +296,28 @@ class LocalTable:
             return None
         return seat
 
+    def _first_legal(self, seat: int, view: Any) -> Any:
+        """The action taken when an AI seat's answer is lost: the first legal one for ``view``
+        (RULES.md §7–§8; the 找朋友 table gives its own)."""
+        return FirstLegalPlayer(seat).act(view)
+
+    def _quick(self) -> bool:
+        """Whether AI decisions run back to back within a frame's slice (instant pace)."""
+        return self.pace.instant
+
+    def _may_run_ais(self) -> bool:
+        """Whether the AIs may act now (the 找朋友 table waits while dealt cards are shown)."""
+        return True
+
     def _run_ais(self) -> None:
+        """Drive the AI seats for one frame: take a finished decision (a lost or refused one
+        becomes the seat's fallback or the first legal action, so the table never stalls),
+        then submit the next AI seat's decision when the pace allows. Waits at most a frame's
+        slice when :meth:`_quick`."""
         from engine.state import IllegalAction
 
-        deadline = self._clock() + (self._slice_s if self.pace.instant else 0.0)
-        while True:
+        deadline = self._clock() + (self._slice_s if self._quick() else 0.0)
+        while self._may_run_ais():
             if self._pending is not None:
                 seat, view, fut = self._pending
                 if not fut.done():
@@ -319,7 +336,7 @@ class LocalTable:
                     action = fut.result()
                 except Exception:  # a fallback player raising: still never stall
                     log.exception("AI seat %d failed", seat)
-                    action = FirstLegalPlayer(seat).act(view)
+                    action = self._first_legal(seat, view)
                 if self.game.to_act != seat:  # state moved on (should not happen)
                     continue
                 try:
@@ -327,7 +344,7 @@ class LocalTable:
                 except IllegalAction as exc:
                     log.warning("engine rejected seat %d's %r: %s", seat, action, exc)
                     fb = getattr(player, "fallback_action", None)
-                    alt = fb(view, f"engine rejected the action: {exc}") if fb else FirstLegalPlayer(seat).act(view)
+                    alt = fb(view, f"engine rejected the action: {exc}") if fb else self._first_legal(seat, view)
                     events = self.game.apply(alt)
                 self._accept(events)
                 continue
@@ -336,5 +353,5 @@ class LocalTable:
                 return
             view = self.game.view(seat)
             self._pending = (seat, view, self._pool.submit(self.players[seat].act, view))
-            if not self.pace.instant:
+            if not self._quick():
                 return

@@ -314,51 +314,16 @@ class ZpyLocalTable(LocalTable):
                     pass
         self._next_at = self._clock() + delay
 
-    def _run_ais(self) -> None:
-        """As :meth:`LocalTable._run_ais`, with the 找朋友 fallback and held deal events."""
-        from engine.state import IllegalAction
+    def _first_legal(self, seat: int, view: Any) -> Any:
+        """The first legal 找朋友 action for ``view`` (a lost or refused AI answer)."""
+        return zpy_first_legal(view)
 
+    def _quick(self) -> bool:
+        """Decisions in the deal's windows do not wait for the pace (nor at instant pace)."""
         from engine.zhaopengyou import ZPhase
 
-        def quick() -> bool:  # decisions in the deal's windows do not wait for the pace
-            return self.pace.instant or self.game.phase in (ZPhase.DEAL, ZPhase.COUNTER)
+        return self.pace.instant or self.game.phase in (ZPhase.DEAL, ZPhase.COUNTER)
 
-        deadline = self._clock() + (self._slice_s if quick() else 0.0)
-        while not self._held:
-            if self._pending is not None:
-                seat, view, fut = self._pending
-                if not fut.done():
-                    remaining = deadline - self._clock()
-                    if remaining <= 0:
-                        return
-                    try:
-                        fut.result(timeout=remaining)
-                    except concurrent.futures.TimeoutError:
-                        return
-                    except Exception:
-                        pass
-                self._pending = None
-                player = self.players[seat]
-                try:
-                    action = fut.result()
-                except Exception:  # a fallback player raising: still never stall
-                    log.exception("AI seat %d failed", seat)
-                    action = zpy_first_legal(view)
-                if self.game.to_act != seat:
-                    continue
-                try:
-                    events = self.game.apply(action)
-                except IllegalAction as exc:
-                    log.warning("engine rejected seat %d's %r: %s", seat, action, exc)
-                    fb = getattr(player, "fallback_action", None)
-                    alt = fb(view, f"engine rejected the action: {exc}") if fb else zpy_first_legal(view)
-                    events = self.game.apply(alt)
-                self._accept(events)
-                continue
-            seat = self._ai_to_act()
-            if seat is None or self._clock() < self._next_at:
-                return
-            view = self.game.view(seat)
-            self._pending = (seat, view, self._pool.submit(self.players[seat].act, view))
-            if not quick():
-                return
+    def _may_run_ais(self) -> bool:
+        """The AIs wait while dealt cards are still being shown (held events)."""
+        return not self._held
