@@ -65,6 +65,7 @@ from .capture import add_output_options, capture_output, configure_logging, log_
 from .faults import FaultLedger, format_fault_summary
 from .manager import AIManager, add_discovery_options, report_problems
 from .runner import DEFAULT_BUDGET_S, make_player, play_hand
+from .specs import spec_label, spec_name, spec_player
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +138,7 @@ class ArenaConfig:
 
     def manager(self) -> AIManager:
         """A plugin manager discovering as configured (``module:object`` AIs loaded too)."""
-        return AIManager(self.plugin_dirs, [a for a in self.ais if ":" in a],
+        return AIManager(self.plugin_dirs, [spec_name(a) for a in self.ais if ":" in spec_name(a)],
                          user_dir=self.user_dir, entry_points=self.entry_points)
 
 
@@ -200,8 +201,9 @@ def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None,
         players = []
         for seat, ai in enumerate(lineup):
             ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
-            players.append(make_player(manager, config.ais[ai], seat, config.budget_s, ai_seed,
-                                       options=config.options, ledger=ledger))
+            name, budget, options = spec_player(config.ais[ai], config.budget_s, config.options)
+            players.append(make_player(manager, name, seat, budget, ai_seed,
+                                       options=options, ledger=ledger))
         dropped_before = dict(ledger.dropped)
         try:
             st = play_hand(game, players)
@@ -464,7 +466,7 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
     with capture_output():  # what plugins print while they are discovered stays out
         manager = config.manager()
         report_problems(manager.problems, log)  # once, here; the workers' managers stay quiet
-        names = [manager.resolve(name).name for name in config.ais]
+        names = [spec_label(manager.resolve(spec_name(a)).name, a) for a in config.ais]
     executor = executor or local_executor(jobs)
     results: dict[int, list[SeatResult]] = {}
     for _item, got in executor([(config, range(config.deals))]):
@@ -482,7 +484,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Play duplicate deals between AIs (each deal replayed with the AIs rotated "
                     "through the seats) and print per-AI statistics.")
     p.add_argument("--ai", action="append", required=True, metavar="NAME",
-                   help="an AI name (see 'hongwu ai list') or module:object; give 1 to 4 times (1 to 5 with --ruleset zhaopengyou)")
+                   help="an AI name (see 'hongwu ai list') or module:object, optionally with its own options NAME@key=value,... (e.g. basic@blunder=0.35; budget=SECONDS sets its budget); give 1 to 4 times (1 to 5 with --ruleset zhaopengyou)")
     p.add_argument("--hands", type=int, default=100, metavar="N",
                    help="number of deals (default 100), not hands: each deal is played once "
                         "per line-up (2 AIs: 2 line-ups, 3 AIs: 12, 4 AIs: 4), so N deals give "

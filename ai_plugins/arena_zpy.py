@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .runner import make_player, play_hand
+from .specs import spec_player
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,9 @@ def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int
         players = []
         for seat, ai in enumerate(lineup):
             ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
-            players.append(make_player(manager, config.ais[ai], seat, config.budget_s, ai_seed,
-                                       options=config.options, ledger=ledger))
+            name, budget, options = spec_player(config.ais[ai], config.budget_s, config.options)
+            players.append(make_player(manager, name, seat, budget, ai_seed,
+                                       options=options, ledger=ledger))
         dropped_before = dict(ledger.dropped)
         try:
             st = play_hand(hand, players, max_actions=20_000)

@@ -41,6 +41,7 @@ from typing import Any, Iterator, Sequence
 
 from .arena import ArenaConfig, Executor, SeatResult, Work, _run_chunk, plan_chunks
 from .manager import user_plugin_dir
+from .specs import spec_name
 
 INSTALL_HINT = "pip install 'hongwu[cluster]'"
 """What to install for ``--scheduler``."""
@@ -142,7 +143,8 @@ def make_bundle(config: ArenaConfig) -> Bundle:
         folders.append(user_plugin_dir() if config.user_dir is True else Path(config.user_dir))
     folders.extend(Path(d) for d in config.plugin_dirs)
     dirs = tuple(_folder_files(f) for f in folders if f.is_dir())
-    modules = tuple(m for m in (_module_files(a) for a in config.ais if ":" in a) if m)
+    names = [spec_name(a) for a in config.ais]
+    modules = tuple(m for m in (_module_files(a) for a in names if ":" in a) if m)
     return Bundle(dirs, modules)
 
 

@@ -45,6 +45,7 @@ from .base import AIError
 from .manager import add_discovery_options, report_problems
 from .ratings import PRIOR_TIES, rate
 from .runner import DEFAULT_BUDGET_S
+from .specs import spec_label, spec_name
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +298,7 @@ def run_league(config: ArenaConfig, deals: int, *, executor: Executor | None = N
         raise ValueError("--hands must be at least 1")
     manager = config.manager()
     report_problems(manager.problems, log)
-    names = [manager.resolve(name).name for name in config.ais]
+    names = [spec_label(manager.resolve(spec_name(a)).name, a) for a in config.ais]
     path = Path(results_file) if results_file else None
     results = load_results(path, config) if path else {p: {} for p in pairs(len(config.ais))}
     todo = [(p, [d for d in range(deals) if d not in results[p]]) for p in results]
@@ -369,7 +370,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Play every pair of AIs on the same duplicate deals and rate each AI "
                     "(Bradley-Terry on deals won, Elo scale, 95% bootstrap interval).")
     p.add_argument("--ai", action="append", required=True, metavar="NAME",
-                   help="an AI name (see 'hongwu ai list') or module:object; at least twice")
+                   help="an AI name (see 'hongwu ai list') or module:object, optionally NAME@key=value,... with its own options (budget=SECONDS its budget); at least twice")
     p.add_argument("--hands", type=int, default=100, metavar="N",
                    help="deals per pair (default 100); each is played in line-ups ABAB and BABA")
     p.add_argument("--decks", type=int, choices=(2, 3), default=None,

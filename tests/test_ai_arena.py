@@ -143,3 +143,28 @@ def test_ai_speed_benchmark_runs(capsys):
     assert module["main"](["--hands", "1", "--repeats", "1", "--ai", "basic"]) == 0
     out = capsys.readouterr().out
     assert "basic    play" in out and "median" in out
+
+
+def test_ai_specs_carry_their_own_options_and_budget():
+    from ai_plugins.specs import spec_label, spec_player, split_spec
+
+    assert split_spec("basic") == ("basic", {})
+    assert split_spec("basic@blunder=0.35") == ("basic", {"blunder": 0.35})
+    assert split_spec("expert@think_ms=100,samples=4,x=yes,y=true") == (
+        "expert", {"think_ms": 100, "samples": 4, "x": "yes", "y": True})
+    assert split_spec("mod.ule:Obj@a=1") == ("mod.ule:Obj", {"a": 1})
+    for bad in ("@a=1", "basic@a", "basic@=3"):
+        with pytest.raises(ValueError):
+            split_spec(bad)
+    assert spec_player("expert@budget=0.5,think_ms=200", 2.0, {"think_ms": 100, "samples": 3}) == (
+        "expert", 0.5, {"think_ms": 200, "samples": 3})
+    assert spec_player("basic", 2.0, {"think_ms": 100}) == ("basic", 2.0, {"think_ms": 100})
+    assert spec_label("basic", "basic@blunder=0.35") == "basic@blunder=0.35"
+
+
+def test_arena_plays_one_ai_against_itself_with_other_options():
+    # the easy preset's AI (basic with blunders) against plain basic: the blunders cost points
+    summary = run_arena(_config(ais=("basic@blunder=0.9", "basic"), deals=6, seed=11), jobs=1)
+    assert list(summary["ais"]) == ["basic@blunder=0.9", "basic"]
+    by = summary["ais"]
+    assert by["basic"]["mean_game_points"] > by["basic@blunder=0.9"]["mean_game_points"]
