@@ -35,7 +35,9 @@ def test_the_raw_client_plays_a_hand_to_its_settlement(spawn, seed):  # noqa: F8
     host = spawn("host", ["host", "--headless", "--bind", "127.0.0.1", "--port", "0",
                           "--no-discovery", "--no-journal", "--no-user-plugins",
                           "--ai", "1=basic", "--ai", "2=basic", "--ai", "3=basic",
-                          "--hands", "1", "--ai-delay", "0", "--seed", str(seed)])
+                          "--hands", "1", "--ai-delay", "0", "--seed", str(seed),
+                          # no turn timers: on a loaded machine a slow turn must not be auto-played
+                          "--timer-bid", "0", "--timer-trump", "0", "--timer-bury", "0", "--timer-play", "0"])
     port = int(host.wait_for(LISTENING.pattern, 30).group(1))
     try:
         done = subprocess.run([sys.executable, str(CLIENT), "127.0.0.1", str(port), "Raw"],
