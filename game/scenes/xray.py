@@ -5,8 +5,10 @@ until its new answer arrives. Each panel takes the place of its seat's card back
 keeps the card count) or another free spot beside the plate, never over the trick area, a
 plate, the panels, the helper buttons or the hand (:func:`place_panels`); where room is
 short it shows fewer candidates and drops its heading. The built-in ``expert`` gives mean game points over its sampled
-deals, ``basic`` its heuristic card points (PLUGINS.md). Nothing is shown for humans, LAN
-tables (their AIs run on the host) or AIs that give no reasoning.
+deals, ``basic`` its heuristic card points (PLUGINS.md). Nothing is shown for humans or AIs
+that give no reasoning. At a LAN table the AIs run on the host: their reasoning comes only
+from a learners' table (``hongwu host --xray``), sent after each AI decision to the sessions
+that asked (PROTOCOL.md ``xray``); elsewhere nothing is shown.
 """
 from __future__ import annotations
 
@@ -24,7 +26,12 @@ MAX_SHOWN = 3
 
 def reasoning_by_seat(table: Any) -> dict[int, tuple]:
     """``{seat: (Reasoning, ...)}`` for the AI seats of a local ``table`` that explained their
-    last decision (``SafePlayer.last_reasoning``); empty for any other table."""
+    last decision (``SafePlayer.last_reasoning``), or what the host of a LAN learners' table
+    sent (``RemoteTable.reasoning_by_seat()``: AI seats only, after each decision; PROTOCOL.md
+    ``xray``); empty for any other table."""
+    remote = getattr(table, "reasoning_by_seat", None)
+    if callable(remote):
+        return {seat: tuple(r[:MAX_SHOWN]) for seat, r in remote().items() if r}
     players = getattr(table, "players", None)
     if not isinstance(players, dict):
         return {}

@@ -1,0 +1,220 @@
+"""X-ray 透视 at LAN tables (PROTOCOL.md ``xray``, section 7): real sockets on 127.0.0.1, the
+host's AI seats played by the built-in plugins (``basic`` gives reasoning).
+
+The rule under test: the host sends an AI seat's reasoning only at a learners' table (the host
+opened it with ``xray``; the Table map says so), only to sessions that asked, only for seats
+of kind ``ai`` (never a human seat in 托管), and only after the decision's own events.
+Everywhere else nothing is sent and the request is refused."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from net import protocol
+from net.client import RemoteError
+from net.protocol import ErrorCode, check_fields
+from net.server import Room, Server, ServerConfig
+from net.testing import close_all, connect, fast_table, running_server
+
+AI3 = {1: "basic", 2: "basic", 3: "basic"}
+DECISION_EVENTS = {"bid_made", "trump_chosen", "kitty_buried", "cards_played"}
+
+
+async def _collect(client, until_settled: bool = True, limit_s: float = 60.0) -> list[tuple[str, dict]]:
+    """Every notification until the hand settles (bounded in time and count)."""
+    out = []
+    end = time.monotonic() + limit_s
+    while time.monotonic() < end and len(out) < 20_000:
+        method, params = await client.next_notification(timeout=max(0.1, end - time.monotonic()))
+        out.append((method, params))
+        if until_settled and method == "event" and params["event"]["kind"] == "hand_settled":
+            return out
+    raise AssertionError("the hand did not settle in time")
+
+
+def _check_after_decisions(stream: list[tuple[str, dict]]) -> list[dict]:
+    """The reasoning notifications of one session's stream, each checked to follow the
+    events of its own seat's decision."""
+    seen_events = 0
+    last_decision: dict | None = None
+    out = []
+    for method, params in stream:
+        if method == "event":
+            seen_events = params["n"] + 1
+            ev = params["event"]
+            if ev["kind"] in DECISION_EVENTS:
+                last_decision = ev
+        elif method == "reasoning":
+            check_fields(params, protocol.NOTIFICATIONS["reasoning"])
+            assert params["events"] == seen_events  # sent after the decision's events
+            assert last_decision is not None and last_decision["seat"] == params["seat"]
+            assert 1 <= len(params["candidates"]) <= protocol.REASONING_MAX
+            out.append(params)
+    return out
+
+
+def test_learners_table_sends_ai_reasoning_after_decisions_only_to_askers():
+    async def main():
+        async with running_server([fast_table(xray=True, ai_seats=AI3)], use_plugins=True) as server:
+            me = await connect(server, "Ann", seat=0)
+            watcher = await connect(server, "Bo", observer=True)
+            quiet = await connect(server, "Cy", observer=True)
+            try:
+                assert me.welcome["snapshot"]["table"]["xray"] is True  # everyone sees it is on
+                check_fields(me.welcome["snapshot"]["table"], protocol.STRUCTS["Table"])
+                assert (await me.call("xray", {"on": True})) == {"on": True}
+                assert (await watcher.call("xray", {"on": True})) == {"on": True}
+                # Ann's own seat is auto-played (托管): its candidates are her cards, never sent
+                await me.call("auto", {"on": True})
+                await me.call("ready", {"ready": True})
+                streams = await asyncio.gather(_collect(me), _collect(watcher), _collect(quiet))
+            finally:
+                await close_all([me, watcher, quiet])
+            return streams
+
+    mine, watched, quiet = asyncio.run(main())
+    got = _check_after_decisions(mine)
+    assert got, "the basic AIs give reasoning"
+    assert {r["seat"] for r in got} <= {1, 2, 3}  # AI seats only: never seat 0 in 托管
+    assert {r["seat"] for r in got} == {1, 2, 3}
+    plays = [e for m, e in mine if m == "event" and e["event"]["kind"] == "cards_played" and e["event"]["seat"] != 0]
+    assert len(got) >= len(plays)  # one after each AI play (and its bids, trump, bury)
+    assert _check_after_decisions(watched) == got  # an observer that asked gets the same
+    assert not [p for m, p in quiet if m == "reasoning"]  # a session that did not ask: nothing
+
+
+def test_ordinary_table_refuses_xray_and_sends_nothing():
+    async def main():
+        async with running_server([fast_table(ai_seats=AI3)], use_plugins=True) as server:
+            me = await connect(server, "Ann", seat=0)
+            try:
+                assert "xray" not in me.welcome["snapshot"]["table"]
+                tables = await me.call("tables")
+                assert all("xray" not in t for t in tables)
+                with pytest.raises(RemoteError) as err:
+                    await me.call("xray", {"on": True})
+                assert err.value.code == ErrorCode.FORBIDDEN and "--xray" in err.value.message
+                assert (await me.call("xray", {"on": False})) == {"on": False}  # off: always fine
+                await me.call("auto", {"on": True})
+                await me.call("ready", {"ready": True})
+                return await _collect(me)
+            finally:
+                await close_all([me])
+
+    stream = asyncio.run(main())
+    assert not [p for m, p in stream if m == "reasoning"]
+    assert any(m == "event" and p["event"]["kind"] == "cards_played" and p["event"]["seat"] == 1
+               for m, p in stream)
+
+
+def test_xray_tables_are_never_staked_and_are_listed():
+    with pytest.raises(ValueError, match="staked"):
+        Room(Server(ServerConfig(bind="127.0.0.1", port=0)), fast_table(xray=True, stake=5))
+
+    async def main():
+        async with running_server([fast_table(xray=True)]) as server:
+            c = await connect(server, "Ann", observer=True)
+            try:
+                return await c.call("tables")
+            finally:
+                await close_all([c])
+
+    (summary,) = asyncio.run(main())
+    check_fields(summary, protocol.STRUCTS["TableSummary"])
+    assert summary["xray"] is True
+
+
+def test_xray_needs_hello_and_a_bool():
+    async def main():
+        from net.client import Client
+
+        async with running_server([fast_table(xray=True)]) as server:
+            raw = await Client.connect("127.0.0.1", server.port, timeout=5)
+            try:
+                with pytest.raises(RemoteError) as before:
+                    await raw.call("xray", {"on": True})
+                await raw.hello("Ann", observer=True)
+                with pytest.raises(RemoteError) as bad:
+                    await raw.call("xray", {"on": "yes"})
+                return before.value.code, bad.value.code
+            finally:
+                await raw.close(2.0)
+
+    assert asyncio.run(main()) == (ErrorCode.HELLO_REQUIRED, ErrorCode.BAD_PARAMS)
+
+
+def _host(**table):
+    from net.ai import AIProvider
+    from net.cli import BackgroundHost
+
+    cfg = ServerConfig(bind="127.0.0.1", port=0, rate=10_000, burst=10_000,
+                       tables=[fast_table(ai_seats=AI3, **table)])
+    h = BackgroundHost(cfg, AIProvider(use_plugins=True, user_plugins=False), announce=None)
+    h.port = h.start()
+    return h
+
+
+def _play_hand(table, limit_s=60.0):
+    from engine.state import Phase
+    from net.ai import FirstLegal
+
+    end = time.monotonic() + limit_s
+    assert table.ready() is None and table.wait_for_hand(10)
+    while time.monotonic() < end:
+        table.poll()
+        v = table.view()
+        if v.phase is Phase.SETTLE:
+            return
+        if v.my_turn:
+            assert table.submit(FirstLegal(table.seat).act(v)) is None
+        else:
+            time.sleep(0.002)
+    raise AssertionError("the hand did not settle in time")
+
+
+def test_remote_table_and_the_client_panels_show_the_hosts_reasoning():
+    """The pygame client's X-ray reads a LAN learners' table's reasoning (RemoteTable)."""
+    from game.scenes import xray
+    from net.remote_table import RemoteTable
+
+    h = _host(xray=True)
+    try:
+        table = RemoteTable("127.0.0.1", h.port, "Ann", seat=0)
+        try:
+            assert table.xray_table and table.reasoning_by_seat() == {}
+            assert table.set_xray(True) is None
+            _play_hand(table)
+            end = time.monotonic() + 10
+            while len(table.reasoning_by_seat()) < 3 and time.monotonic() < end:
+                time.sleep(0.01)
+            got = table.reasoning_by_seat()
+            assert set(got) == {1, 2, 3}
+            for seat, cands in got.items():
+                assert all(isinstance(c.action, str) and isinstance(c.value, float) for c in cands)
+            shown = xray.reasoning_by_seat(table)
+            assert shown == {s: r[:xray.MAX_SHOWN] for s, r in got.items()}
+            assert table.set_xray(False) is None and table.reasoning_by_seat() == {}
+        finally:
+            table.close()
+    finally:
+        h.stop()
+
+
+def test_remote_table_without_xray_is_refused():
+    from game.scenes import xray
+    from net.remote_table import RemoteTable
+
+    h = _host()
+    try:
+        table = RemoteTable("127.0.0.1", h.port, "Ann", seat=0)
+        try:
+            assert not table.xray_table
+            assert table.set_xray(True) and table.last_error == "FORBIDDEN"
+            _play_hand(table)
+            assert table.reasoning_by_seat() == {} and xray.reasoning_by_seat(table) == {}
+        finally:
+            table.close()
+    finally:
+        h.stop()
