@@ -218,3 +218,52 @@ def test_remote_table_without_xray_is_refused():
             table.close()
     finally:
         h.stop()
+
+
+def test_window_client_draws_the_hosts_reasoning(tmp_path, monkeypatch):
+    """The pygame client (SDL dummy) at a LAN learners' table: X-ray on in its settings asks
+    the host; the AI seats' panels are drawn beside their plates, off the trick area."""
+    import argparse
+
+    pygame = pytest.importorskip("pygame")
+    from game import settings
+    from game.lan_cli import make_remote_app
+    from game.scenes import xray
+    from net.remote_table import RemoteTable
+
+    monkeypatch.setenv(settings.CONFIG_ENV, str(tmp_path / "config"))
+    h = _host(xray=True, ai_delay_s=0.05, auto_delay_s=0.05)  # a hand of a few seconds: no settlement yet
+    try:
+        table = RemoteTable("127.0.0.1", h.port, "Ann", seat=0)
+        ns = argparse.Namespace(hands=1, renderer=None, lang="en", speed="instant", fullscreen=False, mute=True,
+                                max_frames=None, plugin_dir=[], no_user_plugins=True, career_recorder=None)
+        app = make_remote_app(table, ns)
+        try:
+            app.set_xray(True)  # the setting: the client asks the host
+            assert table._xray_wanted
+            assert table.set_auto(True) is None and table.ready() is None
+            end = time.monotonic() + 60
+            while time.monotonic() < end and len(table.reasoning_by_seat()) < 3:
+                app.step([])
+                time.sleep(0.005)
+            assert set(table.reasoning_by_seat()) == {1, 2, 3}
+            sc = app.scene
+            for _ in range(200):  # the host plays on: compare a frame drawn between two equal states
+                before = xray.panels(sc.layout, sc.view, table)
+                sc.invalidate()
+                app.step([])
+                shown = xray.panels(sc.layout, sc.view, table)
+                if shown == before and len(shown) == 3:
+                    break
+            assert {s for s, _r, _c in shown} == {1, 2, 3}
+            for _s, r, cands in shown:
+                assert cands and not r.colliderect(sc.layout.trick_area)
+            border = {tuple(app.window.get_at((r.centerx, r.y)))[:3] for _s, r, _c in shown}
+            assert border <= {(90, 120, 160), tuple(xray.ACCENT)}
+            app.set_xray(False)  # off: the host stops, the panels go
+            assert table.reasoning_by_seat() == {} and xray.panels(sc.layout, sc.view, table) == []
+        finally:
+            app.close()
+            table.close()
+    finally:
+        h.stop()
