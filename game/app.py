@@ -993,6 +993,11 @@ class App:
         if self.scene is not None:
             self.scene.xray = bool(on)
             self._lan_xray(self.table, bool(on))
+            if on and callable(getattr(self.table, "set_xray", None)) and not getattr(self.table, "xray_table", False):
+                from game.i18n import _
+
+                self.scene.toast(_("This host shows no AI reasoning: X-ray works at learners' tables "
+                                   "(hongwu host --xray)"), seconds=4.0)
             self.scene.invalidate()
 
     @staticmethod

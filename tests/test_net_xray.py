@@ -267,3 +267,77 @@ def test_window_client_draws_the_hosts_reasoning(tmp_path, monkeypatch):
             table.close()
     finally:
         h.stop()
+
+
+def test_window_client_at_an_ordinary_table_says_why_nothing_shows(tmp_path, monkeypatch):
+    import argparse
+
+    pytest.importorskip("pygame")
+    from game import settings
+    from game.i18n import _
+    from game.lan_cli import make_remote_app
+    from net.remote_table import RemoteTable
+
+    monkeypatch.setenv(settings.CONFIG_ENV, str(tmp_path / "config"))
+    h = _host()
+    try:
+        table = RemoteTable("127.0.0.1", h.port, "Ann", seat=0)
+        ns = argparse.Namespace(hands=1, renderer=None, lang="en", speed="instant", fullscreen=False, mute=True,
+                                max_frames=None, plugin_dir=[], no_user_plugins=True, career_recorder=None)
+        app = make_remote_app(table, ns)
+        try:
+            app.step([])
+            app.set_xray(True)
+            assert not table._xray_wanted  # not even asked: the table says it shows nothing
+            texts = [t.text for t in app.scene.toasts]
+            assert _("This host shows no AI reasoning: X-ray works at learners' tables (hongwu host --xray)") in texts
+        finally:
+            app.close()
+            table.close()
+    finally:
+        h.stop()
+
+
+def _host_args(*extra: str):
+    import argparse
+
+    from game.lan_cli import add_host_parser
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    return add_host_parser(sub).parse_args([
+        "--bind", "127.0.0.1", "--port", "0", "--no-discovery", "--no-user-plugins",
+        "--ai-delay", "0", "--lang", "en", "--speed", "instant", "--mute", *extra])
+
+
+def test_host_xray_flag_marks_the_table_and_the_lobby_says_so(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("pygame")
+    from game import settings
+    from game.i18n import _
+    from game.lan_cli import make_host_app
+    from game.scenes import lan
+    from net.cli import BackgroundHost, _ai_provider, host_config, run_host
+
+    monkeypatch.setenv(settings.CONFIG_ENV, str(tmp_path / "config"))
+    monkeypatch.setenv("HONGWU_STATE_DIR", str(tmp_path / "state"))
+    assert host_config(_host_args()).tables[0].xray is False  # off by default
+    assert run_host(_host_args("--xray", "--stake", "5", "--headless")) == 2
+    assert "--xray" in capsys.readouterr().err
+    ns = _host_args("--xray")
+    assert host_config(ns).tables[0].xray is True
+    drawn: list[str] = []
+    real = lan.draw_text
+    monkeypatch.setattr(lan, "draw_text", lambda surf, text, *a, **k: (drawn.append(text), real(surf, text, *a, **k))[1])
+    host = BackgroundHost(host_config(ns), _ai_provider(ns), None)
+    port = host.start()
+    app = make_host_app(host, port, ns)
+    try:
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not (type(app.top).__name__ == "LanScreen" and app.top.state == "lobby"):
+            app.step()
+        app.top.invalidate()
+        app.step()
+        assert app.top.table.xray_table
+        assert any(_("Learners' table: X-ray shows the AI seats' candidates") in t for t in drawn)
+    finally:
+        app.close()
+        host.stop()
