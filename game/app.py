@@ -231,6 +231,7 @@ class App:
 
         extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
         self.scene.xray = bool(getattr(self.settings, "xray", False))
+        self._lan_xray(table, self.scene.xray)
         self.scene.review_record = self._review_record
         self.scene.on_review = self.open_review
         self._demo = getattr(table, "seat", None) is None
@@ -991,7 +992,24 @@ class App:
         self._save(xray=bool(on))
         if self.scene is not None:
             self.scene.xray = bool(on)
+            self._lan_xray(self.table, bool(on))
+            if on and callable(getattr(self.table, "set_xray", None)) and not getattr(self.table, "xray_table", False):
+                from game.i18n import _
+
+                self.scene.toast(_("This host shows no AI reasoning: X-ray works at learners' tables "
+                                   "(hongwu host --xray)"), seconds=4.0)
             self.scene.invalidate()
+
+    @staticmethod
+    def _lan_xray(table: Any, on: bool) -> None:
+        """At a LAN learners' table (``hongwu host --xray``: ``RemoteTable.xray_table``) ask
+        the host for the AI seats' reasoning, or stop it; other tables need nothing."""
+        if table is not None and callable(getattr(table, "set_xray", None)) and getattr(table, "xray_table", False):
+            why = table.set_xray(on)
+            if why:
+                import logging
+
+                logging.getLogger(__name__).info("X-ray at the LAN table: %s", why)
 
     def set_muted(self, muted: bool) -> None:
         """Sound off (True) or on, saved."""

@@ -21,10 +21,13 @@ def display_available() -> bool:
 
 
 def run_viewer(replay: Any, lang: str | None = None, size: tuple[int, int] = (1280, 720),
-               max_frames: int | None = None) -> int:
+               max_frames: int | None = None, review: tuple[Any, Any] | None = None) -> int:
     """Open a window showing ``replay`` (an ``engine.replay.Replay``, or a 找朋友
     ``engine.replay_zpy.ZpyReplay`` in :class:`game.scenes.replay_zpy_view.ZpyReplayScreen`) until it is closed (Back,
-    Esc or the window's close button); returns 0 (3 when ``max_frames`` stopped it)."""
+    Esc or the window's close button); returns 0 (3 when ``max_frames`` stopped it).
+    ``review``: ``(db_path, record_id)`` of a 红五 record (its cached review 复盘 marks the
+    steps and its Review button computes one) or ``(None, None)`` (a file: a Review button
+    only); 找朋友 replays have no review."""
     from game.app import App, Options
     from game.scenes.replay_view import ReplayScreen
 
@@ -34,5 +37,5 @@ def run_viewer(replay: Any, lang: str | None = None, size: tuple[int, int] = (12
 
         app.screens = [ZpyReplayScreen(app, replay, on_close=app.quit)]
     else:
-        app.screens = [ReplayScreen(app, replay, on_close=app.quit)]
+        app.screens = [ReplayScreen(app, replay, on_close=app.quit, review=review)]
     return app.run()

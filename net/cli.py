@@ -479,6 +479,11 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
                         "±80,000,000 a day (its local calendar day), per player name, keeps "
                         "them in its journal, and refuses readiness to a player at the daily "
                         "cap (RULES.md §12)")
+    p.add_argument("--xray", action="store_true",
+                   help="a learners' table: players who turn X-ray on see the AI seats' "
+                        "reasoning (the candidates each AI weighed, cards of its own hand among "
+                        "them, sent after its decision). Off by default; everyone at the table "
+                        "sees it is on; not with --stake (PROTOCOL.md section 7)")
     p.add_argument("--resume", action="store_true",
                    help="restore the tables of the journal (after a crash or kill: every "
                         "table, its seats and the hand in progress exactly where it was; "
@@ -541,7 +546,8 @@ def host_config(ns: argparse.Namespace) -> Any:
                       counter=getattr(ns, "timer_counter", 10.0)),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
         fill_policy="seated" if ns.headless else "host", ai_seats=dict(ns.ai),
-        max_hands=ns.hands, seat_grace_s=ns.seat_grace, stake=getattr(ns, "stake", 0) or 0)
+        max_hands=ns.hands, seat_grace_s=ns.seat_grace, stake=getattr(ns, "stake", 0) or 0,
+        xray=bool(getattr(ns, "xray", False)))
     return ServerConfig(bind=ns.bind, port=ns.port, tables=[table])
 
 
@@ -652,6 +658,10 @@ def run_host(ns: argparse.Namespace) -> int:
         return 2
     if getattr(ns, "stake", 0) < 0:
         print("hongwu host: --stake is coins per game point, 0 or more", file=sys.stderr)
+        return 2
+    if getattr(ns, "xray", False) and getattr(ns, "stake", 0):
+        print("hongwu host: --xray shows the AI seats' candidate cards: not at a table played for "
+              "coins (--stake)", file=sys.stderr)
         return 2
     if zpy and getattr(ns, "stake", 0):
         print("hongwu host: --stake is for 红五 tables: 找朋友 has no coins (RULES.md §12 "

@@ -70,6 +70,9 @@ CHAT_MAX = 200
 TOKEN_MAX = 64
 """Longest reconnect token or host key, in characters."""
 
+REASONING_MAX = 5
+"""Most candidates a ``reasoning`` notification carries (the plugin runner's own cap)."""
+
 
 class ErrorCode(enum.IntEnum):
     """Error numbers used in responses (``error.code``) and in ``goodbye`` notifications.
@@ -276,6 +279,15 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "ruleset": F("ruleset", "找朋友 tables only: 'zhaopengyou' (absent: 红五)", required=False),
         "match": F("Match", "找朋友 tables only: the match standings", required=False),
         "stake": F("int", "coins per game point (absent: no coins at this table)", required=False),
+        "xray": F("bool", "always true when present: a learners' table whose AI seats' reasoning "
+                          "goes to sessions that ask (xray); absent: never sent", required=False),
+    },
+    "Candidate": {
+        "action": F("str", "the candidate as the AI printed it (cards like '10S 10S', a suit "
+                           "letter, a bid or 'pass'), at most 60 characters"),
+        "value": F("float", "the AI's estimate, higher better, in its own unit (expert: mean "
+                            "game points over its sampled deals; basic: heuristic card points)"),
+        "note": F("str", "a few words from the AI (may be empty)"),
     },
     "Match": {
         "hand_no": F("int", "hands settled in the match so far"),
@@ -588,6 +600,9 @@ METHODS: dict[str, Method] = {m.name: m for m in [
        "找朋友: the dealer calls the friend: the nth played copy of card", seated=True),
     _m("auto", {"on": F("bool", "auto-play on or off")}, "AutoState",
        "turn auto-play (托管) on or off for the own seat", seated=True),
+    _m("xray", {"on": F("bool", "receive the AI seats' reasoning or not")}, "XrayState",
+       "X-ray at a learners' table: the AI seats' candidates after each of their decisions "
+       "(FORBIDDEN where the host did not enable it)"),
     _m("snapshot", {}, "Snapshot", "the full current state as this session may see it"),
     _m("chat", {"text": F("str", "one line", maxlen=CHAT_MAX)}, "Ok", "say something"),
     _m("bye", {}, "Ok", "leave: the server answers, says goodbye and closes"),
@@ -603,6 +618,7 @@ STRUCTS.update({
         "table": F("Table", "the table"),
     },
     "AutoState": {"seat": F("int", "own seat"), "auto": F("bool", "auto-play now on")},
+    "XrayState": {"on": F("bool", "this session now receives reasoning notifications")},
     "Welcome": {
         "protocol": F("int", "the version this session speaks (as named in hello)"),
         "server": F("str", "server software and version"),
@@ -620,6 +636,8 @@ STRUCTS.update({
         "in_hand": F("bool", "a hand is being played"),
         "ruleset": F("ruleset", "找朋友 tables only: 'zhaopengyou' (absent: 红五)", required=False),
         "seats": F("int", "找朋友 tables only: number of seats (5)", required=False),
+        "xray": F("bool", "present (true) at learners' tables only: AI reasoning on request",
+                  required=False),
     },
 })
 
@@ -650,6 +668,13 @@ NOTIFICATIONS: dict[str, dict[str, Field]] = {
     },
     "goodbye": {
         "error": F("Error", "why the server closes the connection right after this"),
+    },
+    "reasoning": {
+        "hand_no": F("int", "hand number"),
+        "seat": F("int", "the AI seat that decided (kind ai only)"),
+        "events": F("int", "events of the hand when it was sent: its decision's events "
+                           "came before"),
+        "candidates": F("[Candidate]", "what the AI weighed, best first (1-5)"),
     },
 }
 

@@ -11,6 +11,7 @@ thread and offers the synchronous interface the pygame client polls every frame:
   them); ``next_hand()`` (sends ``ready``); ``totals()``; ``close()``;
 - extras for the network: ``ready()``, ``set_auto()``/``auto``, ``fill()``, ``list_ais()``,
   ``sit()``, ``chat()``, ``take_chats()`` (chat lines as maps), ``table`` (last ``Table`` map), ``turn`` (last ``Turn`` map),
+  ``set_xray()``/``xray_table``/``reasoning_by_seat()`` (X-ray at a learners' table),
   ``countdown()`` (the host's turn timer, counted down locally),
   ``notices()`` (human-readable lines: auto-play switches, chat, reconnects), ``connected``,
   ``wait_for_hand()``.
@@ -100,6 +101,8 @@ class RemoteTable:
         self.chat_in_notices = True  # a window with a chat panel sets False (take_chats)
         self.last_error: str | None = None  # the error name of the last request refused
         self._hand_seen = 0
+        self._xray_wanted = False  # X-ray asked for (sent again after a reconnect)
+        self._reasoning: dict[int, tuple[int, tuple]] = {}  # seat -> (hand_no, Reasoning...)
         self._coins: dict[int, tuple[int, ...]] = {}  # hand_no -> the host's coins (staked table)
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
@@ -169,7 +172,15 @@ class RemoteTable:
             except Exception:  # pragma: no cover - a caller's problem, not the connection's
                 log.exception("on_token callback failed")
         self._loop.create_task(self._watch(client))
+        if self._xray_wanted and self.xray_table:  # a new session: X-ray must be asked again
+            self._loop.create_task(self._ask_xray(client))
         log.info("joined %s:%d as %s (seat %s)", self.host, self.port, self.name, self.seat)
+
+    async def _ask_xray(self, client: Client) -> None:
+        try:
+            await client.call("xray", {"on": True}, timeout=self.timeout)
+        except (RemoteError, ConnectionClosed, OSError, asyncio.TimeoutError) as exc:
+            log.info("X-ray not granted again after reconnecting: %r", exc)
 
     async def _watch(self, client: Client) -> None:
         await client.closed.wait()
@@ -249,6 +260,12 @@ class RemoteTable:
                     del self._chats[:-CHAT_KEEP]
                 if self.chat_in_notices:
                     self._notice(f"{line['name']}: {line['text']}")
+            elif method == "reasoning":  # X-ray: an AI seat's candidates after its decision
+                from ai_plugins.runner import plain_reasoning
+
+                cands = plain_reasoning(params["candidates"])
+                with self._lock:
+                    self._reasoning[int(params["seat"])] = (int(params["hand_no"]), cands)
             elif method == "goodbye":
                 self.goodbye = params.get("error")
         except Exception:
@@ -586,6 +603,31 @@ class RemoteTable:
         if err is None:
             self.seat, self.token = result["seat"], result["token"]
         return err
+
+    @property
+    def xray_table(self) -> bool:
+        """The host shows its AI seats' reasoning at this table (``Table.xray``, a learners'
+        table: ``hongwu host --xray``)."""
+        return bool(self.table.get("xray"))
+
+    def set_xray(self, on: bool) -> str | None:
+        """Ask the host for the AI seats' reasoning (X-ray 透视) or stop it; None or why not
+        (at a table without X-ray the host refuses on, ``last_error`` ``"FORBIDDEN"``).
+        Turning it off forgets the reasoning held."""
+        result, err = self._request("xray", {"on": bool(on)})
+        with self._lock:
+            self._xray_wanted = bool(on) and err is None
+            if not self._xray_wanted:
+                self._reasoning.clear()
+        return err
+
+    def reasoning_by_seat(self) -> dict[int, tuple]:
+        """X-ray: ``{seat: (Reasoning, ...)}`` of the AI seats' last decisions in the current
+        hand (``ai_plugins.runner.Reasoning``: ``action``, ``value``, ``note``; best first),
+        as the host sent them after each decision; empty without X-ray."""
+        hand = self.hand_no
+        with self._lock:
+            return {seat: r for seat, (h, r) in self._reasoning.items() if h == hand and r}
 
     def chat(self, text: str) -> str | None:
         """Say ``text`` to the table; None or why not (over the host's chat budget

@@ -106,7 +106,10 @@ class TableConfig:
     decks, a match carried from hand to hand; ``decks`` is then ignored and ``options`` are
     ZhaoPengyouOptions names; net/zpy_room.py). ``stake`` coins per game point (红五 only;
     0: no coins): each human seat's coins per hand, clamped per player name and host day
-    (RULES.md §12, net/stakes.py).
+    (RULES.md §12, net/stakes.py). ``xray`` (``hongwu host --xray``; off by default): a
+    learners' table whose AI seats' reasoning — the candidates each weighed, cards of its own
+    hand among them — goes to the sessions that ask with ``xray`` (PROTOCOL.md ``xray``,
+    section 7); never at a staked table (ValueError).
     """
 
     name: str = "Hong Wu"
@@ -125,6 +128,7 @@ class TableConfig:
     seat_grace_s: float = 60.0
     ruleset: str = "hongwu"
     stake: int = 0
+    xray: bool = False
 
 
 @dataclass
@@ -333,6 +337,8 @@ class Room:
         self.coins_by_hand: dict[int, list[int]] = {}  # the last few hands' coins (host console)
         if config.stake < 0:
             raise ValueError("stake: coins per game point, 0 or more")
+        if config.xray and config.stake:
+            raise ValueError("xray shows the AI seats' candidate cards: not at a staked table")
         for seat, ai in config.ai_seats.items():
             self._seat_ai(seat, ai)
 
@@ -404,13 +410,14 @@ class Room:
             "observers": len(self.observers), "timers": self.config.timers.to_wire(),
             "fill": fill_policy(self.config.fill_policy),
             **({"stake": self.config.stake} if self.config.stake else {}),
+            **({"xray": True} if self.config.xray else {}),
         }
 
     def summary(self) -> dict[str, Any]:
         """The ``TableSummary`` map."""
         return {"name": self.name, "decks": self.ruleset.decks,
                 "free_seats": sum(s.kind == "empty" for s in self.seats),
-                "in_hand": self.in_hand}
+                "in_hand": self.in_hand, **({"xray": True} if self.config.xray else {})}
 
     def turn_wire(self) -> dict[str, Any] | None:
         """The ``Turn`` map (None before the first hand)."""
@@ -983,8 +990,11 @@ class Room:
             if turn_id != self.turn_id or self.game is not g or g.to_act != seat:
                 return
             self._ai_task = None  # this move is done: apply() must not cancel itself
+            hand_no, phase = self.hand_no, g.phase
             try:
                 self.apply(action)
+                if self.reasoning_public(phase):
+                    self._send_reasoning(seat, player, hand_no, g)
             except IllegalAction as exc:
                 log.warning("%s: engine rejected seat %d's AI action %r: %s", self.name, seat,
                             action, exc)
@@ -998,6 +1008,45 @@ class Room:
             raise
         except Exception:
             log.exception("%s: AI move for seat %d failed", self.name, seat)
+
+    # ------------------------------------------------------------------ X-ray
+    def set_xray(self, session: "Session", on: bool) -> dict[str, Any]:
+        """The session's ``xray`` request: receive the AI seats' reasoning or not. FORBIDDEN
+        at a table the host did not open with ``xray`` (asking for off is always granted)."""
+        if on and not self.config.xray:
+            raise ProtocolError(ErrorCode.FORBIDDEN, "this table does not show AI reasoning (the "
+                                "host opens learners' tables with hongwu host --xray)")
+        session.xray = bool(on)
+        return {"on": session.xray}
+
+    def reasoning_public(self, phase: Any) -> bool:
+        """Whether a decision taken in ``phase`` is announced to everyone (so its reasoning
+        may follow it at an X-ray table): every 红五 decision is (net/zpy_room.py: not the
+        找朋友 deal and counter windows, where only the polled seat learns it was polled)."""
+        return True
+
+    def _send_reasoning(self, seat: int, player: Any, hand_no: int, game: Any) -> None:
+        """After an AI seat's decision was applied and its events sent: its reasoning (the
+        candidates it weighed, best first) as a ``reasoning`` notification to the sessions
+        that asked with ``xray`` — only at an X-ray table, only for seats of kind ``ai`` (a
+        human seat in 托管 or a stand-in never: its candidates are that player's cards),
+        only when the AI gave reasoning (PROTOCOL.md section 7)."""
+        st = self.seats[seat]
+        if not self.config.xray or st.kind != "ai" or hand_no != self.hand_no:
+            return
+        reasons = getattr(player, "last_reasoning", None)
+        if not reasons:
+            return
+        targets = [s for s in self.sessions() if getattr(s, "xray", False)]
+        if not targets:
+            return
+        cands = [{"action": str(r.action), "value": float(r.value), "note": str(r.note)}
+                 for r in reasons[:protocol.REASONING_MAX]]
+        data = framing.encode(protocol.notification("reasoning", {
+            "hand_no": hand_no, "seat": seat, "events": len(game.events), "candidates": cands}),
+            self.server.config.max_frame)
+        for s in targets:
+            s.send_bytes(data)
 
     # ------------------------------------------------------------------ sending
     def broadcast(self, method: str, params: dict[str, Any]) -> None:
@@ -1116,6 +1165,7 @@ class Session:
         self.host = False
         self.protocol = PROTOCOL_VERSION  # the version named in hello
         self.title: str | None = None  # the player's title from hello (version 3)
+        self.xray = False  # asked for the AI seats' reasoning (X-ray tables only)
         self._out: list[bytes] = []  # frames queued for the next write (send_bytes)
         self._out_size = 0
         self._flush_soon = False
@@ -1438,6 +1488,11 @@ class Session:
         """Auto-play on/off."""
         assert self.room is not None
         return self.room.set_auto(self, p["on"])
+
+    def rpc_xray(self, p: dict[str, Any]) -> dict[str, Any]:
+        """X-ray on/off for this session (X-ray tables only)."""
+        assert self.room is not None
+        return self.room.set_xray(self, p["on"])
 
     def rpc_snapshot(self, p: dict[str, Any]) -> dict[str, Any]:
         """Everything this session may see now."""

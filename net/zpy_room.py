@@ -205,6 +205,11 @@ class ZpyRoom(Room):
             delay = 0.0  # AI and auto-played seats decide a window at once
         super()._start_ai(seat, delay)
 
+    def reasoning_public(self, phase: Any) -> bool:
+        """No X-ray reasoning for a deal or counter window's decision: whether a seat was
+        polled, and that it passed, is told to that seat alone (PROTOCOL.md section 14)."""
+        return phase not in _WINDOWS
+
     def _on_timeout(self, turn_id: int) -> None:
         """A polled seat's window or counter turn ran out: it passes (auto-play stays off).
         Any other decision: auto-play takes the seat, as at a 红五 table."""

@@ -47,9 +47,11 @@ def test_xray_off_by_default_and_drawn_beside_ai_plates_when_on(size):
         assert {s for s, _r, _c in shown} == {1, 2, 3}
         for seat, rect, cands in shown:
             assert 1 <= len(cands) <= xray.MAX_SHOWN
-            assert cands == app.table.players[seat].last_reasoning[:xray.MAX_SHOWN]
-            assert rect.h >= round(lay.min_font * 1.35) * (len(cands) + 1)
+            assert cands == app.table.players[seat].last_reasoning[:len(cands)]  # best first, cut to fit
+            assert len(cands) >= min(2, len(app.table.players[seat].last_reasoning))
+            assert rect.h >= xray.panel_height(lay, len(cands), heading=False)
             assert lay.screen.contains(rect) and lay.min_font >= 14
+            assert not rect.colliderect(lay.trick_area)
         app.step([])
         off = [pygame.image.tobytes(app.window.subsurface(r), "RGB") for _s, r, _c in shown]
         app.set_xray(True)

@@ -22,7 +22,9 @@ Usage::
 Scenes: menu, newgame, rules, bidding, trump, bury, play, pause (the Esc menu over the table),
 settle, and the career (README "Career"): profile (creating one by typing), promotion (the
 call-out over the settlement), records, stats (with the chart), replay (the viewer at trick
-5).  With a career scene the tour first creates a profile on the profile screen and records
+5), replay_review (the viewer with a review 复盘's marks, at the first costly decision: the
+review computed with 4 samples a decision); xray (X-ray on at the table in play, the AI seats'
+panels beside their plates).  With a career scene the tour first creates a profile on the profile screen and records
 24 demo hands for it, so the menu card, records and chart have something to show.  Settings
 and the career database are read from and written to a temporary folder, never the user's.  Sound is on, played into SDL's dummy audio
 driver, so the toolbar shows what a player sees (the client greys its sound button out when
@@ -41,9 +43,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "pause", "settle",
-          "profile", "promotion", "records", "stats", "replay")
-CAREER_SCENES = {"profile", "promotion", "records", "stats", "replay"}
+SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "xray", "pause", "settle",
+          "profile", "promotion", "records", "stats", "replay", "replay_review")
+CAREER_SCENES = {"profile", "promotion", "records", "stats", "replay", "replay_review"}
 #: the 找朋友 scenes (a second tour: new game with 找朋友 chosen, its rules, then a match where you
 #: declare when you can, call a friend as the dealer, bury, counter or pass, play, settle)
 ZPY_SCENES = ("zpy_newgame", "zpy_rules", "zpy_deal", "zpy_friend", "zpy_bury", "zpy_play", "zpy_settle")
@@ -193,7 +195,7 @@ class Shooter:
                 for _ in range(3):  # stake 100 coins per game point
                     self.press("stake")
             self.shot("newgame")
-            if self.wanted & {"bidding", "trump", "bury", "play", "pause", "settle", "promotion"}:
+            if self.wanted & {"bidding", "trump", "bury", "play", "xray", "pause", "settle", "promotion"}:
                 self.press("start")
                 self.play_hand()
             if career:
@@ -330,6 +332,16 @@ class Shooter:
         self.step(1)
         app.top.go(5)
         self.shot("replay", 0.0)
+        if "replay_review" in self.wanted:  # the review's marks in the viewer
+            from game.career.reviews import review_record
+
+            viewer = app.top
+            store = app.career.store()
+            rv, _cached = review_record(store, viewer.review[1], samples=4)
+            viewer.set_review(rv)
+            viewer.go(0)
+            viewer.next_costly()
+            self.shot("replay_review", 0.0)
 
     def promotion_shot(self) -> None:
         """The promotion call-out over the settlement (shot ``promotion``): the hand's own
@@ -399,6 +411,10 @@ class Shooter:
                 if not shot_play and v.trick_no >= 3 and len(v.current_trick) >= 2:
                     shot_play = True
                     self.shot("play", 10.0)
+                    if "xray" in self.wanted:  # the AI seats' candidates beside their plates
+                        app.set_xray(True)
+                        self.shot("xray", 0.0)
+                        app.set_xray(False)
                     if "pause" in self.wanted:
                         self.press("tool:menu")  # the toolbar's Menu button (same as Esc)
                         self.shot("pause", 0.0)

@@ -357,7 +357,9 @@ def run_replay(ns: argparse.Namespace) -> int:
                 print("\n".join(R.text_lines(rep)))
             else:
                 R.frames(rep)  # malformed: reported here, before any window opens
-                return run_viewer(rep, lang=getattr(ns, "lang", None), max_frames=getattr(ns, "max_frames", None))
+                review = (db_path(), int(src)) if is_id else (None, None)  # the review 复盘 marks
+                return run_viewer(rep, lang=getattr(ns, "lang", None), max_frames=getattr(ns, "max_frames", None),
+                                  review=review)
     except R.ReplayError as exc:
         print(f"hongwu replay: {src}: {exc}", file=sys.stderr)
         return 1

@@ -15,6 +15,31 @@ from engine import replay as R
 from .store import Store
 
 
+def cached_review(store: Store, record_id: int, seat: int | None = None) -> Review | None:
+    """The review of record ``record_id`` already in the cache, without computing one: the
+    default settings' (:data:`ai_plugins.review.DEFAULT_SAMPLES`, seed 0) if cached, else the
+    newest cached review of ``seat`` (default: the record's own seat) made by the current
+    :data:`ai_plugins.review.REVIEW_VERSION` (any sample count, e.g. ``hongwu review
+    --samples``); None when there is none. Damaged entries are skipped. Raises CareerError
+    for an unknown record."""
+    from ai_plugins.review import REVIEW_VERSION
+
+    rec = store.record(record_id)
+    seat = rec.seat if seat is None else seat
+    prefix = f"v{REVIEW_VERSION}:seat={seat}:"
+    entries = store.cached_reviews(record_id)
+    default = settings_key(seat, DEFAULT_SAMPLES, 0)
+    entries.sort(key=lambda e: e[0] != default)  # stable: the default first, then newest first
+    for key, text in entries:
+        if not key.startswith(prefix):
+            continue
+        try:
+            return Review.from_dict(json.loads(text))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return None
+
+
 def review_record(store: Store, record_id: int, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
                   seed: int = 0, progress: Callable[[int, int], None] | None = None) -> tuple[Review, bool]:
     """``(review, cached)`` of record ``record_id``: ``seat`` defaults to the record's own seat

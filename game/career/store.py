@@ -572,6 +572,13 @@ class Store:
                                 (record_id, settings)).fetchone()
         return row[0] if row else None
 
+    def cached_reviews(self, record_id: int) -> list[tuple[str, str]]:
+        """Every cached review of record ``record_id`` as ``(settings, JSON text)``, newest
+        first (empty when none; an unknown record has none)."""
+        rows = self.conn.execute("SELECT settings, result FROM reviews WHERE record_id = ? "
+                                 "ORDER BY created DESC, settings", (record_id,)).fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+
     def save_review(self, record_id: int, settings: str, result: str, now: float | None = None) -> None:
         """Cache a review (JSON text) of record ``record_id`` under ``settings`` (replacing an
         older one); raises CareerError for an unknown record."""

@@ -460,6 +460,9 @@ class LanScreen(Screen):
                 rules = _("Finding Friends 找朋友: five seats, three decks")
             else:
                 rules = house_rules.summary_line(self.table.table.get("options"))  # the table's, from the wire
+            if getattr(self.table, "xray_table", False):  # hongwu host --xray (PROTOCOL.md section 7)
+                xr = _("Learners' table: X-ray shows the AI seats' candidates")
+                rules = f"{rules} · {xr}" if rules else xr
             if rules:
                 draw_text(surf, rules, m.small, MUTED, (panel.centerx, y), anchor="midtop", max_width=w)
         y += m.font + m.gap

@@ -8,6 +8,14 @@ cards at the right of each seat, the winner's framed). Forwards and backwards wi
 (``first`` ``prev`` ``next`` ``last``), the arrow keys (Home / End), or a horizontal swipe
 over the cards; jump to a trick by tapping or dragging the slider (``slider``: one stop per
 step). ``back`` (or Esc) closes it. Public for tests: ``frames``, ``step``, ``replay``.
+
+Review marks (README "Review"): when the hand has a review 复盘 (cached in the career store, or
+just computed by the Review button), the steps where the reviewed seat lost points carry a
+badge with the loss in game points — a dot over the slider's tick, a pill beside the heading
+and on that seat's cards of the trick — and a band under the status line shows the seat's play
+beside the better one ("You: ♠K ♠K  better: ♠A ♠A  +2.1 game points", :mod:`game.scenes.replay_marks`).
+``next_costly`` (the "!▶" button, or N) jumps to the next costly decision, Shift+N (P) to the
+previous one.
 """
 from __future__ import annotations
 
@@ -87,6 +95,47 @@ class ReplayScreen(Screen):
         self._renderer: Any = None
         self._swipe: tuple[int, int] | None = None
         self._sliding = False
+        self.review_result: Any = None
+        """The :class:`ai_plugins.review.Review` whose marks are shown (None: no marks)."""
+        self.marks: dict = {}
+        """``{step: replay_marks.StepMark}`` of :attr:`review_result`."""
+        self.mark_dots: dict[int, tuple[int, int]] = {}
+        """Where the slider's mark dots were last drawn (``{step: (x, y)}``, for tests)."""
+        self.drawn: dict[str, pygame.Rect] = {}
+        """Rects of the review parts last drawn (``badge``, ``trick_badge``, ``compare`` and the
+        comparison's parts), for tests."""
+        if review is not None and review[0] is not None and review[1] is not None:
+            self._load_cached_review(review[0], review[1])
+
+    def _load_cached_review(self, db_path: Any, record_id: int) -> None:
+        """Show the marks of record ``record_id``'s cached review, if there is one (a store
+        that cannot be read just leaves the viewer without marks)."""
+        from game.career import CareerError, Store
+        from game.career.reviews import cached_review
+
+        try:
+            with Store.open(db_path) as store:
+                rv = cached_review(store, int(record_id))
+        except (CareerError, OSError, ValueError):
+            return
+        self.set_review(rv)
+
+    def set_review(self, rv: Any) -> None:
+        """Show ``rv``'s marks (an :class:`ai_plugins.review.Review`; None clears them)."""
+        from game.scenes.replay_marks import step_marks
+
+        self.review_result = rv
+        self.marks = step_marks(rv, self.last_step)
+        self.invalidate()
+
+    def next_costly(self, forward: bool = True) -> None:
+        """Jump to the next (or previous) costly decision's step, if any
+        (:func:`game.scenes.replay_marks.next_target`)."""
+        from game.scenes.replay_marks import next_target
+
+        k = next_target(self.marks, self.step, forward)
+        if k is not None:
+            self.go(k)
 
     @property
     def last_step(self) -> int:
@@ -116,12 +165,18 @@ class ReplayScreen(Screen):
         x += bw + m.gap // 2
         out.append(Button("prev", pygame.Rect(x, y, bw, m.button_h), "◀", enabled=self.step > 0))
         x += bw + m.gap
-        right = m.w - m.margin - 2 * bw - m.gap // 2 - m.gap
+        extra = bw + m.gap // 2 if self.marks else 0  # "!▶": the next costly decision
+        right = m.w - m.margin - 2 * bw - m.gap // 2 - m.gap - extra
         self.slider = pygame.Rect(x, y, max(40, right - x), m.button_h)
         out.append(Button("next", pygame.Rect(right + m.gap, y, bw, m.button_h), "▶",
                           enabled=self.step < self.last_step, style="primary"))
         out.append(Button("last", pygame.Rect(right + m.gap + bw + m.gap // 2, y, bw, m.button_h), "▶|",
                           enabled=self.step < self.last_step))
+        if self.marks:
+            from game.scenes.replay_marks import next_target
+
+            out.append(Button("next_costly", pygame.Rect(right + m.gap + 2 * (bw + m.gap // 2), y, bw, m.button_h),
+                              "!▶", enabled=next_target(self.marks, self.step) is not None))
         self.area = pygame.Rect(m.margin, m.margin, m.w - 2 * m.margin, y - m.gap - m.margin)
         return out
 
@@ -173,7 +228,8 @@ class ReplayScreen(Screen):
         super().handle_event(ev)
 
     def on_key(self, ev: Any) -> None:
-        """←/→ (and PgUp/PgDn) step, Home/End jump to the ends; Esc closes."""
+        """←/→ (and PgUp/PgDn) step, Home/End jump to the ends, N / Shift+N (P) the next /
+        previous costly decision when there are review marks; Esc closes."""
         k = ev.key
         if k in (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_SPACE):
             self.go(self.step + 1)
@@ -183,6 +239,10 @@ class ReplayScreen(Screen):
             self.go(0)
         elif k == pygame.K_END:
             self.go(self.last_step)
+        elif k == pygame.K_n and self.marks:
+            self.next_costly(not (ev.mod & pygame.KMOD_SHIFT))
+        elif k == pygame.K_p and self.marks:
+            self.next_costly(False)
         else:
             super().on_key(ev)
 
@@ -197,6 +257,8 @@ class ReplayScreen(Screen):
             self.go(0)
         elif key == "last":
             self.go(self.last_step)
+        elif key == "next_costly":
+            self.next_costly()
         elif key == "back":
             self.on_back()
         elif key == "review" and self.review is not None:
@@ -204,9 +266,9 @@ class ReplayScreen(Screen):
 
             db_path, record_id = self.review
             if record_id is not None:
-                self.app.push_screen(ReviewScreen(self.app, db_path, record_id))
+                self.app.push_screen(ReviewScreen(self.app, db_path, record_id, on_done=self.set_review))
             else:
-                self.app.push_screen(ReviewScreen(self.app, replay=self.replay))
+                self.app.push_screen(ReviewScreen(self.app, replay=self.replay, on_done=self.set_review))
 
     def on_back(self) -> None:
         """Close the viewer."""
@@ -253,9 +315,15 @@ class ReplayScreen(Screen):
         info = self.info_line(f)
         draw_text(surf, info, m.small, TEXT, (a.right - m.margin * 2, head.centery), anchor="midright",
                   max_width=a.w // 2 - m.margin * 3)
+        mark = self.marks.get(self.step)
+        self.drawn = {}
+        if mark is not None:  # the step's loss beside the heading
+            self.drawn["badge"] = self._badge(surf, mark, (head.right + m.gap, head.centery), "midleft")
         top = head.bottom + m.gap
         final = self.step == self.last_step and f.settlement is not None
         foot = (m.small + m.gap) * (3 if final else 1)
+        band_h = round(m.small * 2.6) if self.marks else 0  # the review comparison band
+        foot += band_h + (m.gap if band_h else 0)
         n = len(f.hands)
         row_h = max(30, (a.bottom - m.gap - foot - top) // (n + 1))
         ch = max(28, row_h - m.gap // 2 - 2)
@@ -287,6 +355,11 @@ class ReplayScreen(Screen):
                 rr = self._cards(surf, r, cards, tx, y, trick_w - m.margin, cw, ch, trump_cards)
                 if t is not None and s == t.winner:
                     pygame.draw.rect(surf, ACCENT, rr.inflate(6, 6), width=3, border_radius=6)
+                if mark is not None and self.review_result is not None and s == self.review_result.seat:
+                    bx = min(rr.right + m.gap // 2, a.right - m.margin // 2 - round(m.small * 3.2))
+                    self.drawn["trick_badge"] = self._badge(surf, mark, (bx, rr.y), "topleft")
+            elif mark is not None and self.review_result is not None and s == self.review_result.seat:
+                self.drawn["trick_badge"] = self._badge(surf, mark, (a.right - m.margin, y + 2), "topright")
         y = top + n * row_h
         label = _("Kitty dealt") if self.step == 0 and f.kitty else _("Kitty buried")
         cards = f.kitty if self.step == 0 and f.kitty else f.buried
@@ -302,7 +375,34 @@ class ReplayScreen(Screen):
         draw_text(surf, text, m.small, col, (a.centerx, sy), anchor="midtop", bold=True, max_width=a.w - 4 * m.margin)
         if final:
             self.draw_final(surf, f, sy)
+        if band_h:
+            by = sy + (m.small + m.gap) * (3 if final else 1)
+            self._draw_band(surf, pygame.Rect(a.x + m.margin * 2, by, a.w - 4 * m.margin, band_h), mark)
         self._draw_slider(surf)
+
+    def _badge(self, surf: pygame.Surface, mark: Any, pos: tuple[int, int], anchor: str) -> pygame.Rect:
+        from game.scenes.replay_marks import draw_badge
+
+        return draw_badge(surf, mark, self.metrics.small, pos, anchor)
+
+    def _draw_band(self, surf: pygame.Surface, rect: pygame.Rect, mark: Any) -> None:
+        """The review band: the step's costliest decision, the seat's play beside the better
+        one; elsewhere a hint how many steps are marked and how to jump."""
+        from game.scenes import replay_marks as rm
+
+        m = self.metrics
+        pygame.draw.rect(surf, (20, 44, 32), rect, border_radius=6)
+        self.drawn["compare"] = rect
+        inner = rect.inflate(-2 * m.gap, -4)
+        if mark is None:
+            costly = sum(1 for x in self.marks.values() if x.costly)
+            text = _("Review: points lost at {n} steps, {costly} costly · !▶ or N: next costly decision").format(
+                n=len(self.marks), costly=costly)
+            draw_text(surf, text, m.small, MUTED, (inner.x, inner.centery), anchor="midleft", max_width=inner.w)
+            return
+        r = self.renderer()
+        parts = rm.draw_comparison(surf, inner, mark.decisions[0], m.small, r.face)
+        self.drawn.update({"compare_" + k: v for k, v in parts.items()})
 
     def last_trick(self, f: Any) -> Any:
         """The trick that ended at frame ``f`` (None at step 0)."""
@@ -383,6 +483,11 @@ class ReplayScreen(Screen):
         for k in range(self.last_step + 1):  # one tick per step
             x = self.slider_x(k)
             pygame.draw.line(surf, MUTED, (x, s.centery - 8), (x, s.centery + 8), 1)
+        if self.marks:  # review marks: a dot over each marked step's tick
+            from game.scenes.replay_marks import draw_slider_marks
+
+            self.mark_dots = draw_slider_marks(surf, self.marks, self.slider_x, s.y + max(5, s.h // 7),
+                                               max(3, s.h // 10))
         kx = self.slider_x(self.step)
         pygame.draw.circle(surf, ACCENT, (kx, s.centery), max(8, s.h // 3))
         label = str(self.step) if self.step else "0"

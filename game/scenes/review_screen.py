@@ -55,15 +55,18 @@ class ReviewScreen(Screen):
     """See the module docstring. ``db_path``: the career database; ``record_id``: the hand
     (reviewed for its recorded seat and cached); or ``replay`` (an
     :class:`engine.replay.Replay`, e.g. the replay viewer's) reviewed for ``seat`` (default its
-    header's) without caching. ValueError when given neither.
+    header's) without caching. ValueError when given neither. ``on_done``: called with the
+    :class:`ai_plugins.review.Review` once there is one (cached or computed).
 
     Public state for tests: ``state`` (``"running"``, ``"done"`` or ``"error"``), ``progress``
     ``(done, total)``, ``review`` (an :class:`ai_plugins.review.Review` once done), ``cached``
     (it came from the store), ``message`` (the error), ``marks`` (``{trick: costly}``)."""
 
     def __init__(self, app: "App", db_path: Path | str | None = None, record_id: int | None = None,
-                 samples: int | None = None, *, replay: Any = None, seat: int | None = None) -> None:
+                 samples: int | None = None, *, replay: Any = None, seat: int | None = None,
+                 on_done: Any = None) -> None:
         super().__init__(app)
+        self.on_done = on_done
         import json
 
         from ai_plugins.review import DEFAULT_SAMPLES, Review, decision_points, settings_key
@@ -108,6 +111,8 @@ class ReviewScreen(Screen):
         for d in rv.decisions:
             if d.trick and d.loss > 0:
                 self.marks[d.trick] = self.marks.get(d.trick, False) or d.costly
+        if self.on_done is not None:  # e.g. the replay viewer marks its steps
+            self.on_done(rv)
         self.invalidate()
 
     def update(self) -> None:

@@ -101,19 +101,22 @@ class TableDraw:
         ]
         if not zpy and (v.phase.value in ("trump", "bury", "play", "settle") or v.tricks):
             comps.append((lay.counter_rect, self._draw_counter))
+        xr = []
+        if getattr(self, "xray", False):  # X-ray 透视 panels beside the AI plates (game.scenes.xray)
+            from game.scenes import xray
+
+            xr = xray.panels(lay, v, self.table)
+        hidden = {self.pos_of(seat) for seat, rect, _c in xr if xray.covers_backs(lay, rect, self.pos_of(seat))}
         for seat in range(lay.seats):
             pos = self.pos_of(seat)
             comps.append((lay.plates[pos], lambda s, seat=seat: self._draw_plate(s, seat)))
-            if pos != BOTTOM:
+            if pos != BOTTOM and pos not in hidden:  # a panel in their place: the plate has the count
                 comps.append((lay.backs[pos], lambda s, seat=seat: self._draw_backs(s, seat)))
         comps.append((self.trick_region(), self._draw_trick_area))
         comps.append((lay.message_rect, self._draw_message))
         comps.append((lay.hand_area, self._draw_hand))
-        if getattr(self, "xray", False):  # X-ray 透视 panels beside the AI plates (game.scenes.xray)
-            from game.scenes import xray
-
-            for seat, rect, cands in xray.panels(lay, v, self.table):
-                comps.append((rect, lambda s, r=rect, c=cands, t=v.to_act == seat: xray.draw_panel_for(s, lay, r, c, t)))
+        for seat, rect, cands in xr:
+            comps.append((rect, lambda s, r=rect, c=cands, t=v.to_act == seat: xray.draw_panel_for(s, lay, r, c, t)))
         return comps
 
     def trick_region(self) -> pygame.Rect:

@@ -1,13 +1,18 @@
 """X-ray 透视 (a setting, off by default; for learners and plugin authors): beside each AI
 seat's plate, the candidates that AI weighed for its last decision and its estimate of each,
 best first (PLUGINS.md "Reasoning"). The seat to act keeps its previous decision's panel
-until its new answer arrives. The built-in ``expert`` gives mean game points over its sampled
-deals, ``basic`` its heuristic card points (PLUGINS.md). Nothing is shown for humans, LAN
-tables (their AIs run on the host) or AIs that give no reasoning.
+until its new answer arrives. Each panel takes the place of its seat's card backs (the plate
+keeps the card count) or another free spot beside the plate, never over the trick area, a
+plate, the panels, the helper buttons or the hand (:func:`place_panels`); where room is
+short it shows fewer candidates and drops its heading. The built-in ``expert`` gives mean game points over its sampled
+deals, ``basic`` its heuristic card points (PLUGINS.md). Nothing is shown for humans or AIs
+that give no reasoning. At a LAN table the AIs run on the host: their reasoning comes only
+from a learners' table (``hongwu host --xray``), sent after each AI decision to the sessions
+that asked (PROTOCOL.md ``xray``); elsewhere nothing is shown.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import pygame
 
@@ -21,7 +26,12 @@ MAX_SHOWN = 3
 
 def reasoning_by_seat(table: Any) -> dict[int, tuple]:
     """``{seat: (Reasoning, ...)}`` for the AI seats of a local ``table`` that explained their
-    last decision (``SafePlayer.last_reasoning``); empty for any other table."""
+    last decision (``SafePlayer.last_reasoning``), or what the host of a LAN learners' table
+    sent (``RemoteTable.reasoning_by_seat()``: AI seats only, after each decision; PROTOCOL.md
+    ``xray``); empty for any other table."""
+    remote = getattr(table, "reasoning_by_seat", None)
+    if callable(remote):
+        return {seat: tuple(r[:MAX_SHOWN]) for seat, r in remote().items() if r}
     players = getattr(table, "players", None)
     if not isinstance(players, dict):
         return {}
@@ -33,42 +43,146 @@ def reasoning_by_seat(table: Any) -> dict[int, tuple]:
     return out
 
 
-def panel_rect(lay: Any, seat: int, me: int, rows: int) -> pygame.Rect:
-    """Where seat ``seat``'s panel goes: beside its plate, towards the middle of the table
-    (below it for the top seats). ``rows`` candidate lines under a heading line."""
-    pos = position_of(seat, me, lay.seats)
+def line_h(lay: Any) -> int:
+    """Height of one panel line (px): the heading or a candidate."""
+    return round(lay.min_font * 1.35)
+
+
+def panel_height(lay: Any, rows: int, heading: bool = True) -> int:
+    """Height (px) of a panel with ``rows`` candidate lines, under a heading line or not."""
+    return line_h(lay) * (rows + (1 if heading else 0)) + lay.margin
+
+
+def obstacles(lay: Any, own_pos: int) -> list[pygame.Rect]:
+    """What a panel must not cover: the trick area, every plate, the other seats' card backs,
+    the info, points and toolbar panels, the helper buttons, the card counter, the message
+    line, the action bar and the hand. Its own seat's card backs may be covered (they are
+    then not drawn; the plate still shows the card count); so may the hand area for the
+    bottom seat, which only has a panel for an observer (the hand area then shows that
+    seat's card backs)."""
+    out = [lay.trick_area, lay.info_rect, lay.toolbar, lay.scores_rect, lay.tools_rect, lay.counter_rect,
+           lay.message_rect, lay.action_bar]
+    if own_pos != BOTTOM:
+        out.append(lay.hand_area)
+    out += [lay.plates[p] for p in lay.positions]
+    out += [lay.backs[p] for p in lay.positions if p != BOTTOM and p != own_pos and lay.backs[p].w]
+    return out
+
+
+Slot = Callable[[int, int], pygame.Rect]
+
+
+def _slots(lay: Any, pos: int) -> list[Slot]:
+    """Candidate places for position ``pos``'s panel, best first, each a function of the
+    panel's (width, height) giving its rect: over the seat's own card backs (in the plate's
+    column when the backs are above or below the plate, beside the plate when they are beside
+    it; for the bottom seat the hand area's corner), then beside, above and below the plate."""
+    plate, g = lay.plates[pos], max(2, lay.margin // 4)
+    backs = lay.backs.get(pos) if pos != BOTTOM else None
+    out: list[Slot] = []
+    if pos == BOTTOM:
+        out.append(lambda w, h: pygame.Rect(lay.hand_area.x, lay.hand_area.y, w, h))
+    elif backs is not None and backs.w:
+        if backs.bottom <= plate.y:  # backs above the plate (the side seats)
+            if lay.sides[pos] == "right":
+                out.append(lambda w, h: pygame.Rect(plate.right - w, plate.y - g - h, w, h))
+            else:
+                out.append(lambda w, h: pygame.Rect(plate.x, plate.y - g - h, w, h))
+        elif backs.y >= plate.bottom:  # backs under the plate (crowded top seats)
+            out.append(lambda w, h: pygame.Rect(plate.x, plate.bottom + g, w, h))
+        elif backs.right <= plate.x:  # backs left of the plate
+            out.append(lambda w, h: pygame.Rect(plate.x - g - w, plate.y, w, h))
+        else:  # backs right of the plate
+            out.append(lambda w, h: pygame.Rect(plate.right + g, plate.y, w, h))
+    out += [lambda w, h: pygame.Rect(plate.x - g - w, plate.y, w, h),
+            lambda w, h: pygame.Rect(plate.right + g, plate.y, w, h),
+            lambda w, h: pygame.Rect(plate.x, plate.y - g - h, w, h),
+            lambda w, h: pygame.Rect(plate.x, plate.bottom + g, w, h)]
+    return out
+
+
+def min_width(lay: Any) -> int:
+    """The narrowest panel (px): a value and a pair's cards at the smallest font."""
+    return round(lay.min_font * 7)
+
+
+def place_panels(lay: Any, me: int, rows: dict[int, int]) -> dict[int, tuple[pygame.Rect, int, bool]]:
+    """Lay the panels out: ``rows`` is ``{seat: candidates it has}``; returns ``{seat: (rect,
+    rows shown, heading shown)}``. Each panel takes the first free slot (:func:`_slots`) that
+    shows the most: all its candidates under the heading if possible, else fewer lines
+    (candidates first, the heading dropped), at least one; a slot is tried at the plate's
+    width, then narrower down to :func:`min_width`. A free rect lies inside the screen and
+    meets none of :func:`obstacles` nor an earlier panel; when none is free (never at
+    800×480, 1280×720 or 1920×1080, see tests/test_xray_layout.py) the panel goes beside the
+    plate towards the middle, clamped to the screen."""
+    placed: dict[int, tuple[pygame.Rect, int, bool]] = {}
+    widths = list(range(lay.plate_w, min_width(lay) - 1, -max(4, lay.margin)))
+    for seat in sorted(rows):
+        want = max(1, min(MAX_SHOWN, rows[seat]))
+        pos = position_of(seat, me, lay.seats)
+        blocked = obstacles(lay, pos) + [r for r, _n, _h in placed.values()]
+        slots = _slots(lay, pos)
+        best = None
+        for n, head in [(n, head) for n in range(want, 0, -1) for head in (True, False)]:
+            h = panel_height(lay, n, head)
+            best = next(((r, n, head) for slot in slots for w in widths for r in (slot(w, h),)
+                         if lay.screen.contains(r) and r.collidelist(blocked) < 0), None)
+            if best:
+                break
+        placed[seat] = best or (_fallback(lay, pos, want), want, True)
+    return placed
+
+
+def _fallback(lay: Any, pos: int, rows: int) -> pygame.Rect:
+    """The old placement: beside the plate towards the middle of the table, clamped."""
     plate = lay.plates[pos]
-    line = round(lay.min_font * 1.35)
-    h = line * (rows + 1) + lay.margin
-    w = max(plate.w, round(lay.min_font * 14))
-    r = pygame.Rect(0, 0, w, h)
-    if pos == LEFT:
+    r = pygame.Rect(0, 0, lay.plate_w, panel_height(lay, rows))
+    side = lay.sides[pos]
+    if side == "left":
         r.topleft = (plate.right + lay.margin, plate.y)
-    elif pos == RIGHT:
+    elif side == "right":
         r.topright = (plate.x - lay.margin, plate.y)
-    elif pos == BOTTOM:
+    elif side == "bottom":
         r.bottomleft = (plate.x, plate.y - lay.margin)
-    else:  # TOP and the other top seats of 找朋友
+    else:
         r.midtop = (plate.centerx, plate.bottom + lay.margin // 2)
     return r.clamp(lay.screen)
 
 
+def panel_rect(lay: Any, seat: int, me: int, rows: int) -> pygame.Rect:
+    """Where seat ``seat``'s panel goes when it is the only one (:func:`place_panels`)."""
+    return place_panels(lay, me, {seat: rows})[seat][0]
+
+
 def panels(lay: Any, view: Any, table: Any) -> list[tuple[int, pygame.Rect, tuple]]:
-    """``[(seat, rect, candidates)]`` to draw for ``view`` (the local seat's view)."""
+    """``[(seat, rect, candidates)]`` to draw for ``view`` (the local seat's view): the
+    candidates cut to the lines that fit (:func:`place_panels`)."""
     me = view.seat if view.seat is not None else 0
-    return [(seat, panel_rect(lay, seat, me, len(rs)), rs)
-            for seat, rs in sorted(reasoning_by_seat(table).items()) if seat != view.seat]
+    shown = {seat: rs for seat, rs in sorted(reasoning_by_seat(table).items()) if seat != view.seat}
+    placed = place_panels(lay, me, {seat: len(rs) for seat, rs in shown.items()})
+    return [(seat, placed[seat][0], shown[seat][:placed[seat][1]]) for seat in shown]
+
+
+def covers_backs(lay: Any, rect: pygame.Rect, pos: int) -> bool:
+    """True when a panel at ``rect`` covers position ``pos``'s card backs (not drawn then)."""
+    b = lay.backs.get(pos)
+    return pos != BOTTOM and b is not None and b.w > 0 and rect.colliderect(b)
 
 
 def draw_panel_for(surf: pygame.Surface, lay: Any, rect: pygame.Rect, cands: tuple, thinking: bool) -> None:
     """One seat's panel: a heading ("Thinking…" while the seat is to act, else "Last
-    decision") and one line per candidate: its value, then the action."""
-    draw_panel(surf, rect, color=(10, 24, 40, 225), border=ACCENT if thinking else (90, 120, 160), radius=8)
+    decision") when ``rect`` has the room, and one line per candidate: its value, then the
+    action. The border is bright while the seat is to act."""
+    draw_panel(surf, rect, color=(10, 24, 40, 235), border=ACCENT if thinking else (90, 120, 160), radius=8)
     fs = lay.min_font
-    line = round(fs * 1.35)
+    line = line_h(lay)
     x, y = rect.x + lay.margin // 2 + 2, rect.y + lay.margin // 2
-    head = _("X-ray: thinking…") if thinking else _("X-ray: last decision")
-    draw_text(surf, head, fs, MUTED, (x, y), max_width=rect.w - lay.margin)
+    heading = rect.h >= panel_height(lay, len(cands), True)  # else only the candidates fit
+    if heading:
+        head = _("X-ray: thinking…") if thinking else _("X-ray: last decision")
+        draw_text(surf, head, fs, MUTED, (x, y), max_width=rect.w - lay.margin)
+    else:
+        y -= line
     for i, c in enumerate(cands):
         y += line
         v = draw_text(surf, f"{c.value:+.1f}", fs, ACCENT if i == 0 else TEXT, (x, y), bold=i == 0)
