@@ -1,7 +1,9 @@
 """Card faces and backs drawn in code (no image files), pre-rendered and cached per size.
 
 A face shows the rank and suit pip in two corners and a large pip in the middle, red for
-hearts/diamonds and black for spades/clubs.  Jokers read 大王/小王 (BIG/SMALL JOKER in
+hearts/diamonds and black for spades/clubs.  No text on a card is drawn under
+:data:`MIN_TEXT_PX`: a small card keeps its corner index and leaves off the decorative text
+(the J/Q/K centre letter, a joker's English word) that would be smaller.  Jokers read 大王/小王 (BIG/SMALL JOKER in
 English); every ♥5 (the red five, highest trump) carries a gold frame and star.  Pips are
 drawn as shapes at 4x and smooth-scaled, so no font needs suit symbols.
 
@@ -26,6 +28,11 @@ FACE_BG = (252, 251, 246)
 BORDER = (90, 90, 96)
 BACK_1 = (34, 74, 150)
 BACK_2 = (58, 108, 190)
+
+#: the smallest text (px) drawn on a card: decorative text that would come out smaller (the
+#: J/Q/K centre letter, a joker's English word) is left off a small card, whose corner index
+#: (never under this size) already names it
+MIN_TEXT_PX = 14
 
 RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 SUIT_COLOR = {"S": BLACK, "C": BLACK, "H": RED, "D": RED}
@@ -206,9 +213,8 @@ class CardRenderer:
             return surf
         color = SUIT_COLOR[card.suit]
         text = fonts.get_font(idx_size, bold=True).render(rank_text(card.rank), True, color)
-        if text.get_width() > w * 0.30:  # "10" in narrow cards
-            text = pygame.transform.smoothscale(
-                text, (int(w * 0.30), max(1, int(text.get_height() * w * 0.30 / text.get_width()))))
+        if text.get_width() > w * 0.30:  # "10" in narrow cards: narrower, never shorter
+            text = pygame.transform.smoothscale(text, (int(w * 0.30), text.get_height()))
         pad = max(2, w // 18)
         x = pad + (int(w * 0.30) - text.get_width()) // 2
         surf.blit(text, (x, pad))
@@ -230,10 +236,15 @@ class CardRenderer:
             frame.center = (cx, cy)
             pygame.draw.rect(surf, (240, 228, 200), frame, border_radius=max(2, w // 20))
             pygame.draw.rect(surf, color, frame, width=max(1, w // 40), border_radius=max(2, w // 20))
-            letter = fonts.get_font(int(frame.h * 0.55), bold=True).render(rank_text(card.rank), True, color)
-            surf.blit(letter, letter.get_rect(center=(frame.centerx, frame.centery - frame.h // 8)))
-            p = pip(card.suit, int(frame.w * 0.34))
-            surf.blit(p, p.get_rect(center=(frame.centerx, frame.bottom - frame.h // 5)))
+            letter_px = int(frame.h * 0.55)
+            if letter_px >= MIN_TEXT_PX:
+                letter = fonts.get_font(letter_px, bold=True).render(rank_text(card.rank), True, color)
+                surf.blit(letter, letter.get_rect(center=(frame.centerx, frame.centery - frame.h // 8)))
+                p = pip(card.suit, int(frame.w * 0.34))
+                surf.blit(p, p.get_rect(center=(frame.centerx, frame.bottom - frame.h // 5)))
+            else:  # a small card: the framed pip only (the corner index names the rank)
+                p = pip(card.suit, int(frame.w * 0.62))
+                surf.blit(p, p.get_rect(center=frame.center))
         else:
             p = pip(card.suit, big_size)
             surf.blit(p, p.get_rect(center=(cx, cy)))
@@ -277,8 +288,9 @@ class CardRenderer:
         if current_language() != "zh":
             word = "BIG" if big else "SMALL"
             s = fonts.fit_size(word, int(w * 0.22), int(w * 0.64), bold=True)
-            t = fonts.get_font(s, bold=True).render(word, True, color)
-            surf.blit(t, t.get_rect(midbottom=(w // 2 + w // 10, h - pad * 2)))
+            if s >= MIN_TEXT_PX:  # else left off: the red or black star tells big from small
+                t = fonts.get_font(s, bold=True).render(word, True, color)
+                surf.blit(t, t.get_rect(midbottom=(w // 2 + w // 10, h - pad * 2)))
 
     @staticmethod
     def _draw_back(w: int, h: int) -> pygame.Surface:
