@@ -114,6 +114,32 @@ def index_metrics(w: int) -> tuple[int, int]:
     return pad + int(w * 0.30), pad + int(text_h * 0.92) + small
 
 
+#: below this width (px) of the corner index box (30 % of the card) a face shows only its index
+COMPACT_BOX_PX = 8
+
+
+def index_text(card, w: int, color) -> tuple[pygame.Surface, bool]:
+    """The rank text of the corner index of a face ``w`` px wide, and whether that face is
+    *compact* (too narrow for an index beside the centre art: it then shows the rank and suit
+    only). The text is rendered at ``max(MIN_TEXT_PX, 30 % of w)`` px; a rank wider than the
+    index box (30 % of ``w``; "10") is squeezed to fit, but never to less than the height of
+    :data:`MIN_TEXT_PX` text; on a compact face it may use the card's whole width."""
+    size = max(MIN_TEXT_PX, int(w * 0.30))
+    text = fonts.get_font(size, bold=True).render(rank_text(card.rank), True, color)
+    box = int(w * 0.30)
+    tw, th = text.get_size()
+    if tw <= w * 0.30:
+        return text, False
+    if box < COMPACT_BOX_PX:
+        room = max(1, w - 2 * max(2, w // 18))
+        if tw > room:
+            text = pygame.transform.smoothscale(text, (room, th))
+        return text, True
+    floor = fonts.get_font(MIN_TEXT_PX, bold=True).get_height()
+    th = min(th, max(floor, int(th * w * 0.30 / tw)))
+    return pygame.transform.smoothscale(text, (box, max(1, th))), False
+
+
 TRUMP_BG = (255, 243, 212)
 TRUMP_TAG = (226, 150, 20)
 KEY = (255, 0, 255)  # colour key of the transparent corners (never used on a card)
@@ -212,14 +238,19 @@ class CardRenderer:
             self._draw_joker(surf, card, w, h, idx_size)
             return surf
         color = SUIT_COLOR[card.suit]
-        text = fonts.get_font(idx_size, bold=True).render(rank_text(card.rank), True, color)
-        if text.get_width() > w * 0.30:  # "10" in narrow cards: narrower, never shorter
-            text = pygame.transform.smoothscale(text, (int(w * 0.30), text.get_height()))
+        text, compact = index_text(card, w, color)
         pad = max(2, w // 18)
-        x = pad + (int(w * 0.30) - text.get_width()) // 2
-        surf.blit(text, (x, pad))
         small = pip(card.suit, max(6, int(w * 0.22)))
         sy = pad + int(text.get_height() * 0.92)
+        if compact:  # too small a card for more than its index: rank and suit only
+            surf.blit(text, (pad, pad))
+            if sy + small.get_height() <= h - pad:
+                surf.blit(small, (pad + max(0, (text.get_width() - small.get_width()) // 2), sy))
+            else:  # no room under the rank: the suit in the bottom-right corner
+                surf.blit(small, (w - pad - small.get_width(), h - pad - small.get_height()))
+            return surf
+        x = pad + (int(w * 0.30) - text.get_width()) // 2
+        surf.blit(text, (x, pad))
         surf.blit(small, (pad + (int(w * 0.30) - small.get_width()) // 2, sy))
         # mirrored corner (bottom right)
         corner = pygame.Surface((int(w * 0.30) + pad, sy + small.get_height()), pygame.SRCALPHA)
