@@ -1,7 +1,9 @@
 """Card faces and backs drawn in code (no image files), pre-rendered and cached per size.
 
 A face shows the rank and suit pip in two corners and a large pip in the middle, red for
-hearts/diamonds and black for spades/clubs.  Jokers read 大王/小王 (BIG/SMALL JOKER in
+hearts/diamonds and black for spades/clubs.  No text on a card is drawn under
+:data:`MIN_TEXT_PX`: a small card keeps its corner index and leaves off the decorative text
+(the J/Q/K centre letter, a joker's English word) that would be smaller.  Jokers read 大王/小王 (BIG/SMALL JOKER in
 English); every ♥5 (the red five, highest trump) carries a gold frame and star.  Pips are
 drawn as shapes at 4x and smooth-scaled, so no font needs suit symbols.
 
@@ -26,6 +28,11 @@ FACE_BG = (252, 251, 246)
 BORDER = (90, 90, 96)
 BACK_1 = (34, 74, 150)
 BACK_2 = (58, 108, 190)
+
+#: the smallest text (px) drawn on a card: decorative text that would come out smaller (the
+#: J/Q/K centre letter, a joker's English word) is left off a small card, whose corner index
+#: (never under this size) already names it
+MIN_TEXT_PX = 14
 
 RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
 SUIT_COLOR = {"S": BLACK, "C": BLACK, "H": RED, "D": RED}
@@ -105,6 +112,32 @@ def index_metrics(w: int) -> tuple[int, int]:
     text_h = fonts.get_font(idx_size, bold=True).get_height()
     small = max(6, int(w * 0.22))
     return pad + int(w * 0.30), pad + int(text_h * 0.92) + small
+
+
+#: below this width (px) of the corner index box (30 % of the card) a face shows only its index
+COMPACT_BOX_PX = 8
+
+
+def index_text(card, w: int, color) -> tuple[pygame.Surface, bool]:
+    """The rank text of the corner index of a face ``w`` px wide, and whether that face is
+    *compact* (too narrow for an index beside the centre art: it then shows the rank and suit
+    only). The text is rendered at ``max(MIN_TEXT_PX, 30 % of w)`` px; a rank wider than the
+    index box (30 % of ``w``; "10") is squeezed to fit, but never to less than the height of
+    :data:`MIN_TEXT_PX` text; on a compact face it may use the card's whole width."""
+    size = max(MIN_TEXT_PX, int(w * 0.30))
+    text = fonts.get_font(size, bold=True).render(rank_text(card.rank), True, color)
+    box = int(w * 0.30)
+    tw, th = text.get_size()
+    if tw <= w * 0.30:
+        return text, False
+    if box < COMPACT_BOX_PX:
+        room = max(1, w - 2 * max(2, w // 18))
+        if tw > room:
+            text = pygame.transform.smoothscale(text, (room, th))
+        return text, True
+    floor = fonts.get_font(MIN_TEXT_PX, bold=True).get_height()
+    th = min(th, max(floor, int(th * w * 0.30 / tw)))
+    return pygame.transform.smoothscale(text, (box, max(1, th))), False
 
 
 TRUMP_BG = (255, 243, 212)
@@ -205,15 +238,19 @@ class CardRenderer:
             self._draw_joker(surf, card, w, h, idx_size)
             return surf
         color = SUIT_COLOR[card.suit]
-        text = fonts.get_font(idx_size, bold=True).render(rank_text(card.rank), True, color)
-        if text.get_width() > w * 0.30:  # "10" in narrow cards
-            text = pygame.transform.smoothscale(
-                text, (int(w * 0.30), max(1, int(text.get_height() * w * 0.30 / text.get_width()))))
+        text, compact = index_text(card, w, color)
         pad = max(2, w // 18)
-        x = pad + (int(w * 0.30) - text.get_width()) // 2
-        surf.blit(text, (x, pad))
         small = pip(card.suit, max(6, int(w * 0.22)))
         sy = pad + int(text.get_height() * 0.92)
+        if compact:  # too small a card for more than its index: rank and suit only
+            surf.blit(text, (pad, pad))
+            if sy + small.get_height() <= h - pad:
+                surf.blit(small, (pad + max(0, (text.get_width() - small.get_width()) // 2), sy))
+            else:  # no room under the rank: the suit in the bottom-right corner
+                surf.blit(small, (w - pad - small.get_width(), h - pad - small.get_height()))
+            return surf
+        x = pad + (int(w * 0.30) - text.get_width()) // 2
+        surf.blit(text, (x, pad))
         surf.blit(small, (pad + (int(w * 0.30) - small.get_width()) // 2, sy))
         # mirrored corner (bottom right)
         corner = pygame.Surface((int(w * 0.30) + pad, sy + small.get_height()), pygame.SRCALPHA)
@@ -230,10 +267,15 @@ class CardRenderer:
             frame.center = (cx, cy)
             pygame.draw.rect(surf, (240, 228, 200), frame, border_radius=max(2, w // 20))
             pygame.draw.rect(surf, color, frame, width=max(1, w // 40), border_radius=max(2, w // 20))
-            letter = fonts.get_font(int(frame.h * 0.55), bold=True).render(rank_text(card.rank), True, color)
-            surf.blit(letter, letter.get_rect(center=(frame.centerx, frame.centery - frame.h // 8)))
-            p = pip(card.suit, int(frame.w * 0.34))
-            surf.blit(p, p.get_rect(center=(frame.centerx, frame.bottom - frame.h // 5)))
+            letter_px = int(frame.h * 0.55)
+            if letter_px >= MIN_TEXT_PX:
+                letter = fonts.get_font(letter_px, bold=True).render(rank_text(card.rank), True, color)
+                surf.blit(letter, letter.get_rect(center=(frame.centerx, frame.centery - frame.h // 8)))
+                p = pip(card.suit, int(frame.w * 0.34))
+                surf.blit(p, p.get_rect(center=(frame.centerx, frame.bottom - frame.h // 5)))
+            else:  # a small card: the framed pip only (the corner index names the rank)
+                p = pip(card.suit, int(frame.w * 0.62))
+                surf.blit(p, p.get_rect(center=frame.center))
         else:
             p = pip(card.suit, big_size)
             surf.blit(p, p.get_rect(center=(cx, cy)))
@@ -277,8 +319,9 @@ class CardRenderer:
         if current_language() != "zh":
             word = "BIG" if big else "SMALL"
             s = fonts.fit_size(word, int(w * 0.22), int(w * 0.64), bold=True)
-            t = fonts.get_font(s, bold=True).render(word, True, color)
-            surf.blit(t, t.get_rect(midbottom=(w // 2 + w // 10, h - pad * 2)))
+            if s >= MIN_TEXT_PX:  # else left off: the red or black star tells big from small
+                t = fonts.get_font(s, bold=True).render(word, True, color)
+                surf.blit(t, t.get_rect(midbottom=(w // 2 + w // 10, h - pad * 2)))
 
     @staticmethod
     def _draw_back(w: int, h: int) -> pygame.Surface:

@@ -430,6 +430,11 @@ def add_host_parser(subparsers: Any, hooks: ClientHooks | None = None) -> argpar
     p.add_argument("--timer-deal", type=_seconds, default=3.0, metavar="S",
                    help="找朋友: seconds a player has in a declaration window before passing "
                         "(default 3)")
+    p.add_argument("--deal-pace", type=_seconds, default=None, metavar="S",
+                   help="找朋友: seconds between two dealt cards the host sends out, so every "
+                        "seat sees the deal card by card and can declare while it runs "
+                        "(default: the pace of --speed as at a local table, 0.05 at normal; "
+                        "0 = the whole deal at once)")
     p.add_argument("--timer-call", type=_seconds, default=60.0, metavar="S",
                    help="找朋友: seconds to call the friend (default 60)")
     p.add_argument("--timer-counter", type=_seconds, default=10.0, metavar="S",
@@ -534,6 +539,7 @@ def host_config(ns: argparse.Namespace) -> Any:
     """The :class:`~net.server.ServerConfig` for parsed ``host`` arguments (the table's
     ``options`` from :func:`host_rules`)."""
     from .server import ServerConfig, TableConfig, Timers
+    from .zpy_deal import deal_card_s
 
     zpy = getattr(ns, "ruleset", "hongwu") == "zhaopengyou"
     table = TableConfig(
@@ -545,6 +551,7 @@ def host_config(ns: argparse.Namespace) -> Any:
                       call_friend=getattr(ns, "timer_call", 60.0),
                       counter=getattr(ns, "timer_counter", 10.0)),
         ai_delay_s=ns.ai_delay, auto_delay_s=ns.auto_delay, ai_budget_s=ns.ai_budget,
+        deal_card_s=deal_card_s(getattr(ns, "speed", None), getattr(ns, "deal_pace", None)),
         fill_policy="seated" if ns.headless else "host", ai_seats=dict(ns.ai),
         max_hands=ns.hands, seat_grace_s=ns.seat_grace, stake=getattr(ns, "stake", 0) or 0,
         xray=bool(getattr(ns, "xray", False)))

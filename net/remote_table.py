@@ -546,8 +546,9 @@ class RemoteTable:
 
     @property
     def showing_deal(self) -> bool:
-        """Always False: the host paces the deal itself (its ``card_dealt`` events arrive
-        batch by batch); kept for the ``ZpyLocalTable`` interface."""
+        """Always False: the host paces the deal itself (its ``card_dealt`` events arrive one
+        at a time, each with the view of the deal so far, ``net.zpy_room``); kept for the
+        ``ZpyLocalTable`` interface."""
         return False
 
     def close(self) -> None:

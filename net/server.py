@@ -91,7 +91,8 @@ class TableConfig:
     ``timers``; ``seed`` (int: reproducible deals; None: random); ``ai_delay_s`` seconds an
     AI seat waits before acting (so people can follow); ``auto_delay_s`` seconds auto-play waits
     for a human seat (a chance to act first); ``ai_budget_s`` seconds per AI decision;
-    ``auto_ai`` AI used for 托管 (None: ``basic`` or the fallback); ``fill_policy`` ``"host"``
+    ``deal_card_s`` 找朋友 only: seconds between two dealt cards sent out (the host paces
+    the deal card by card, net/zpy_room.py; 0: the whole deal at once); ``auto_ai`` AI used for 托管 (None: ``basic`` or the fallback); ``fill_policy`` ``"host"``
     (only the host may seat, swap or remove AIs) or ``"seated"`` (the host or any seated
     player: a headless host; ``"anyone"`` is an old name for it; observers never may,
     PROTOCOL.md ``fill``); ``max_observers``; ``ai_seats`` seats
@@ -119,6 +120,7 @@ class TableConfig:
     seed: int | None = None
     ai_delay_s: float = 0.6
     auto_delay_s: float = 1.0
+    deal_card_s: float = 0.05
     ai_budget_s: float = 2.0
     auto_ai: str | None = None
     fill_policy: str = "host"
@@ -383,6 +385,16 @@ class Room:
     def _announce_turn(self) -> None:
         self.broadcast("turn", {"turn": self.turn_wire()})
 
+    def _seat_view(self, seat: int | None) -> Any:
+        """The engine view a session of ``seat`` is sent (None: observer); a 找朋友 table
+        shows the deal as far as it has been paced out (net/zpy_room.py)."""
+        assert self.game is not None
+        return self.game.view(seat)
+
+    def _events_shown(self) -> int:
+        """How many of the hand's events the sessions have been sent (and the views reflect)."""
+        return 0 if self.game is None else len(self.game.events)
+
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < len(self.seats):
             raise ProtocolError(ErrorCode.BAD_PARAMS,
@@ -450,9 +462,9 @@ class Room:
         g = self.game
         return {
             "table": self.table_wire(),
-            "view": None if g is None else self._view_wire(g.view(seat)),
+            "view": None if g is None else self._view_wire(self._seat_view(seat)),
             "turn": self.turn_wire(),
-            "events": 0 if g is None else len(g.events),
+            "events": self._events_shown(),
         }
 
     # ------------------------------------------------------------------ joining
@@ -1106,8 +1118,8 @@ class Room:
                     parts.append(frame)
                 if full:
                     parts.append(framing.encode(protocol.notification("view", {
-                        "hand_no": hand_no, "events": len(g.events),
-                        "view": self._view_wire(g.view(seat))}), max_frame))
+                        "hand_no": hand_no, "events": self._events_shown(),
+                        "view": self._view_wire(self._seat_view(seat))}), max_frame))
                 data = batches[(seat, full)] = b"".join(parts)
             s.send_bytes(data)
 

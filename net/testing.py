@@ -47,10 +47,11 @@ class RandomZpyPlayer:
 
 
 def fast_table(name: str = "T", **kw: Any) -> TableConfig:
-    """A table for tests: seeded, no AI delays, no timers unless given."""
+    """A table for tests: seeded, no AI delays, an unpaced 找朋友 deal, no timers unless given."""
     kw.setdefault("seed", 1234)
     kw.setdefault("ai_delay_s", 0.0)
     kw.setdefault("auto_delay_s", 0.0)
+    kw.setdefault("deal_card_s", 0.0)
     kw.setdefault("timers", Timers(bid=0, trump=0, bury=0, play=0))
     return TableConfig(name=name, **kw)
 

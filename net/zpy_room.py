@@ -19,6 +19,12 @@ tokens, reconnect grace, auto-play 托管, observers, chat, limits) is the Room'
   (``Event.for_seat``). Views are the engine's per-seat ``ZpyView``: other hands, the kitty
   (except to the seat holding it while it buries) and the friend (until revealed) are never
   in them. A full view follows every batch of events (``views_always``).
+- **The deal, card by card**: the engine deals up to the next polled seat at once; the room
+  sends those ``card_dealt`` events one at a time, ``TableConfig.deal_card_s`` seconds apart,
+  each with the views of the deal so far (:func:`net.zpy_deal.view_so_far`), and only then
+  opens the polled seat's window (its AI acts, or its timer starts). While cards are still
+  being sent nobody is to act (``turn.seat`` nil) and an action is refused NOT_YOUR_TURN, so
+  every seat sees the same cards at the same time and its window is a real one.
 - **Scores**: a seat's ``score`` is the levels it gained at this table; the ``Table`` map
   carries ``ruleset`` and the ``Match`` standings; no hand is dealt once the game is over.
 """
@@ -33,6 +39,7 @@ from engine.state import IllegalAction
 from engine.zhaopengyou import Pass, ZPhase
 
 from . import zpy_codec
+from .zpy_deal import view_so_far
 from .protocol import ErrorCode, ProtocolError
 from .server import Room, TableConfig, _refusal
 
@@ -68,6 +75,11 @@ class ZpyRoom(Room):
 
     def __init__(self, server: Any, config: TableConfig) -> None:
         self.match: ZpyMatch | None = None
+        self._paced: Any = None  # the hand whose events are being paced out (None: none yet)
+        self._sent = 0  # events of ``_paced`` sent to the sessions
+        self._shown: list[list[Any]] = []  # per seat, the dealt cards sent this deal
+        self._next_card = 0.0  # loop time the next dealt card may go out
+        self._tick: Any = None  # asyncio.TimerHandle of the next card
         super().__init__(server, config)
 
     # ------------------------------------------------------------------ hooks
@@ -108,6 +120,100 @@ class ZpyRoom(Room):
     def _view_wire(self, view: Any) -> dict[str, Any]:
         return zpy_codec.view_out(view, self.tricks_wire())
 
+    # ------------------------------------------------------------------ the paced deal
+    @property
+    def dealing(self) -> bool:
+        """True while dealt cards of the current hand are still to be sent out."""
+        g = self.game
+        return g is not None and g is self._paced and self._sent < len(g.events)
+
+    def _events_shown(self) -> int:
+        g = self.game
+        if g is None:
+            return 0
+        return self._sent if g is self._paced else len(g.events)
+
+    def _seat_view(self, seat: int | None) -> Any:
+        g = self.game
+        assert g is not None
+        view = g.view(seat)
+        if not self.dealing:
+            return view
+        held = sum(ev.kind == "redealt" for ev in g.events[self._sent:])
+        return view_so_far(view, self._shown, held)
+
+    def _send_events(self, start: int, events: list[Any]) -> None:
+        """Pace the hand's new events out (:meth:`_pump`); a new hand (``start`` 0) starts
+        the pacing afresh."""
+        g = self.game
+        assert g is not None
+        if start == 0 or g is not self._paced:
+            self._cancel_tick()
+            self._paced, self._sent = g, start
+            self._shown = [[] for _ in range(self.ruleset.players)]
+        self._pump()
+
+    def _pump(self) -> None:
+        """Send every held event up to the next dealt card whose time has not come (at most
+        one card a call), then schedule the next card."""
+        g = self.game
+        if g is None or g is not self._paced or self.closed:
+            return
+        events = g.events
+        start = self._sent
+        step = float(self.config.deal_card_s)
+        now = self.server.loop.time()
+        j = start
+        cards = 0
+        while j < len(events):
+            ev = events[j]
+            if ev.kind == "card_dealt" and step > 0:
+                if cards or now < self._next_card:
+                    break
+                cards = 1
+                late = now - self._next_card
+                self._next_card = (self._next_card if late < step else now) + step
+            if ev.kind in ("hand_started", "redealt"):
+                self._shown = [[] for _ in range(self.ruleset.players)]
+            elif ev.kind == "card_dealt":
+                self._shown[ev.seat].append(ev.cards[0])
+            j += 1
+        if j > start:
+            self._sent = j
+            super()._send_events(start, events[start:j])
+        if j < len(events) and self._tick is None:
+            self._tick = self.server.loop.call_later(max(0.0, self._next_card - now), self._on_tick)
+
+    def _on_tick(self) -> None:
+        """The next dealt card's time: send it; once the deal has caught up with the engine,
+        set up the polled seat's turn."""
+        self._tick = None
+        if not self.dealing:
+            return
+        self._pump()
+        if not self.dealing:
+            self._next_turn()
+
+    def _cancel_tick(self) -> None:
+        if self._tick is not None:
+            self._tick.cancel()
+            self._tick = None
+
+    def _next_turn(self, announce: bool = True) -> None:
+        """As :meth:`net.server.Room._next_turn`, but nobody's turn while cards are still
+        being sent out (the polled seat's turn starts when they are)."""
+        if self.dealing:
+            self._cancel_turn()
+            if announce:
+                self._announce_turn()
+            return
+        super()._next_turn(announce)
+
+    def close(self) -> None:
+        """Stop the deal's timer, then as :meth:`net.server.Room.close`."""
+        self._cancel_tick()
+        super().close()
+
     # ------------------------------------------------------------------ wire maps
     def match_wire(self) -> dict[str, Any]:
         """The ``Match`` map: standings (levels per seat), the declaring right, game over."""
@@ -139,9 +245,12 @@ class ZpyRoom(Room):
 
     def turn_wire(self, seat: int | None = None) -> dict[str, Any] | None:  # type: ignore[override]
         """The ``Turn`` map as ``seat`` may see it: in a deal window or counter turn the
-        polled seat is named only to itself (everyone else: ``seat`` nil, no timeout)."""
+        polled seat is named only to itself (everyone else: ``seat`` nil, no timeout); while
+        the deal is being sent out nobody is named."""
         out = super().turn_wire()
         g = self.game
+        if out is not None and self.dealing:
+            return {**out, "phase": "deal", "seat": None, "timeout": None, "auto": False}
         if out is not None and g is not None and g.phase in _WINDOWS and out["seat"] != seat:
             out = {**out, "seat": None, "timeout": None, "auto": False}
         return out
@@ -165,12 +274,16 @@ class ZpyRoom(Room):
         """Apply the 找朋友 action request ``method`` of the session's seat; errors as
         :meth:`net.server.Room.act` (NO_HAND, NOT_YOUR_TURN, WRONG_PHASE, BAD_PARAMS,
         ILLEGAL_ACTION with the engine's coded refusal). A seat that is not polled in a deal
-        window is told NOT_YOUR_TURN without learning who is."""
+        window, or that acts while the deal is still being sent out, is told NOT_YOUR_TURN
+        without learning who is polled."""
         g = self.game
         seat = session.seat
         if g is None or not self.in_hand:
             raise ProtocolError(ErrorCode.NO_HAND,
                                 refusal=_refusal("hand_over") if g is not None else None)
+        if self.dealing:
+            raise ProtocolError(ErrorCode.NOT_YOUR_TURN, "wait for the deal",
+                                refusal=_refusal("not_your_turn", seat=seat, to_act=None))
         if g.to_act != seat:
             shown = None if g.phase in _WINDOWS else g.to_act
             raise ProtocolError(

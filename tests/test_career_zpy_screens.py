@@ -228,21 +228,26 @@ def test_zpy_statistics_are_legible(data, texts, lang, size):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_zpy_replay_is_legible(data, texts, lang, size, monkeypatch):
-    """The viewer's own text and targets. Card faces are left out: with five seats and the kitty
-    the rows are 30×43 px cards at 800×480, whose face-card centre letters and joker words the
-    card renderer draws below 14 px (its corner index stays ≥ 14 px); see the report."""
-    from game.cards_render import CardRenderer
+    """The viewer's own text and targets, and the text drawn on its cards: with five seats and
+    the kitty the rows are about 30×43 px cards at 800×480, which keep their corner index
+    (never under 14 px) and leave off the decorative text that would be smaller (the J/Q/K
+    centre letter, a joker's English word: game.cards_render.MIN_TEXT_PX)."""
+    from game.cards_render import MIN_TEXT_PX, CardRenderer
 
     inside: list[tuple[int, int]] = []
-    real_face = CardRenderer.face
+    on_card: list[tuple[str, int]] = []  # every text a card face was drawn with, all steps
+    faces: list[tuple[int, int]] = []  # the sizes of the faces drawn
+    real_draw = CardRenderer._draw_face
 
-    def face(self, *a, **k):
+    def draw_face(self, card, w, h, *a, **k):
         n = len(texts)
-        out = real_face(self, *a, **k)
+        out = real_draw(self, card, w, h, *a, **k)
         inside.append((n, len(texts)))
+        on_card.extend(texts[n:])
+        faces.append((w, h))
         return out
 
-    monkeypatch.setattr(CardRenderer, "face", face)
+    monkeypatch.setattr(CardRenderer, "_draw_face", draw_face)
     make_store(data, name="安妮", zpy=2, hongwu=0)
     store = Store.open(data)
     rid = store.zpy_hands(store.profile("安妮").id)[-1].record_id
@@ -274,6 +279,9 @@ def test_zpy_replay_is_legible(data, texts, lang, size, monkeypatch):
                 english = sorted({t for t, _px in texts if any(w in t for w in (
                     "Dealer", "Friend", "Trick", "points", "Back", "Kitty", "level", "Levels", "trump", "friend"))})
                 assert not english, (step, english)
+        assert faces and on_card, "no card face was drawn"
+        tiny = sorted({(t, px) for t, px in on_card if px < MIN_TEXT_PX and t.strip()})
+        assert not tiny, (min(faces), tiny[:20])
     finally:
         app.close()
 

@@ -443,3 +443,55 @@ def test_join_screen_lists_a_zpy_host_found_on_the_lan_and_opens_its_lobby(monke
     finally:
         app.close()
         host.stop()
+
+
+def test_a_joined_window_gets_the_deal_card_by_card_and_can_declare_mid_deal():
+    """``hongwu join`` with a window at a host pacing its deal (``--deal-pace``): the window's
+    table receives a view for every dealt card (never two cards at once, its own cards only,
+    in deal order) and seat 0's first declaration window opens before the deal is over, the
+    Declare button lit. An unpaced host would hand over every card up to the window at once."""
+    from game.lan_cli import add_join_parser, make_join_app
+    from net.remote_table import RemoteTable
+
+    ns = host_args("--seed", str(DEALER_SEED), "--deal-pace", "0.004", "--hands", "1",
+                   *[a for s in range(1, 5) for a in ("--ai", f"{s}=basic")])
+    config = host_config(ns)
+    assert config.tables[0].deal_card_s == 0.004
+    host = BackgroundHost(config, _ai_provider(ns), None)
+    port = host.start()
+    sub = argparse.ArgumentParser().add_subparsers()
+    jns = add_join_parser(sub).parse_args([f"127.0.0.1:{port}", "--no-user-plugins", "--lang", "en",
+                                           "--speed", "instant", "--mute"])
+    table = RemoteTable("127.0.0.1", port, "Ann", seat=0)
+    installed: list[tuple[int, int, tuple[str, ...]]] = []  # (hand, cards dealt, hand) per view
+    real = table._set_view
+
+    def set_view(hand_no: int, events: int, wire_view: dict[str, Any], resync: bool = False) -> None:
+        if wire_view.get("phase") == "deal":
+            installed.append((hand_no, wire_view["cards_dealt"], tuple(wire_view["hand"])))
+        real(hand_no, events, wire_view, resync)
+
+    table._set_view = set_view  # type: ignore[method-assign]
+    app = make_join_app(table, jns)
+    try:
+        wait(app, lambda: type(app.top).__name__ == "TableScene", "the first hand")
+        sc = app.scene
+        wait(app, lambda: sc.view.my_turn and sc.view.phase is ZPhase.DEAL, "seat 0's first deal window")
+        v = sc.view
+        deal_size = 54 * v.ruleset.decks - v.bury_count  # the kitty is not dealt
+        assert 0 < v.cards_dealt < deal_size and v.legal_declarations
+        assert button(app, "declare:0") is not None and button(app, "declare:pass") is not None
+        assert Counter(sc.hand.cards) == Counter(v.hand)  # the window shows exactly its own cards
+        seen = [(n, h) for hand_no, n, h in installed if hand_no == 1]
+        assert len(seen) >= v.cards_dealt  # a view for every card dealt so far
+        for (n0, h0), (n1, h1) in zip(seen, seen[1:]):
+            assert n1 - n0 in (0, 1), (n0, n1)  # one card at a time
+            assert len(h1) - len(h0) in (0, 1) and Counter(h0) <= Counter(h1)
+        host_hand = host.call(lambda: tuple(host.server.rooms[0].game.hand_of(0)))
+        assert Counter(v.hand) == Counter(host_hand)  # nothing dealt to seat 0 is missing
+        assert click(app, "declare:0")
+        wait(app, lambda: any(hand_no == 1 and n > v.cards_dealt for hand_no, n, _ in installed),
+             "the deal going on after the declaration")
+    finally:
+        app.close()
+        host.stop()

@@ -216,7 +216,7 @@ def test_a_zpy_host_process_and_a_headless_basic_join_play_two_hands_of_a_match(
     before -> after, the second starting from the first's), then both exit 0."""
     host = spawn("host", ["host", "--headless", "--ruleset", "zhaopengyou", "--bind",
                           "127.0.0.1", "--port", "0", "--no-discovery", "--no-user-plugins",
-                          "--hands", "2", "--seed", "11", "--ai-delay", "0",
+                          "--hands", "2", "--seed", "11", "--ai-delay", "0", "--deal-pace", "0.002",
                           *[f"--ai={i}=random" for i in (1, 2, 3, 4)]])
     port = int(host.wait_for(LISTENING.pattern, 30).group(1))
     join = spawn("Z0", ["join", f"127.0.0.1:{port}", "--name", "Z0", "--headless",

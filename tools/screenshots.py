@@ -23,9 +23,11 @@ Scenes: menu, newgame, rules, bidding, trump, bury, play, pause (the Esc menu ov
 settle, and the career (README "Career"): profile (creating one by typing), promotion (the
 call-out over the settlement), records, stats (with the chart), replay (the viewer at trick
 5), replay_review (the viewer with a review 复盘's marks, at the first costly decision: the
-review computed with 4 samples a decision); xray (X-ray on at the table in play, the AI seats'
-panels beside their plates).  With a career scene the tour first creates a profile on the profile screen and records
-24 demo hands for it, so the menu card, records and chart have something to show.  Settings
+review computed with 4 samples a decision); zpy_replay (the 找朋友 viewer at trick 5, opened
+from the records' 找朋友 list); xray (X-ray on at the table in play, the AI seats' panels
+beside their plates).  With a career scene the tour first creates a profile on the profile
+screen and records 24 demo hands and a 找朋友 match of 2 for it, so the menu card, records and
+chart have something to show.  Settings
 and the career database are read from and written to a temporary folder, never the user's.  Sound is on, played into SDL's dummy audio
 driver, so the toolbar shows what a player sees (the client greys its sound button out when
 there is no audio output at all).  Exit code 0 when every requested PNG was written, 1
@@ -44,8 +46,8 @@ from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENES = ("menu", "newgame", "rules", "bidding", "trump", "bury", "play", "xray", "pause", "settle",
-          "profile", "promotion", "records", "stats", "replay", "replay_review")
-CAREER_SCENES = {"profile", "promotion", "records", "stats", "replay", "replay_review"}
+          "profile", "promotion", "records", "stats", "replay", "replay_review", "zpy_replay")
+CAREER_SCENES = {"profile", "promotion", "records", "stats", "replay", "replay_review", "zpy_replay"}
 #: the 找朋友 scenes (a second tour: new game with 找朋友 chosen, its rules, then a match where you
 #: declare when you can, call a friend as the dealer, bury, counter or pass, play, settle)
 ZPY_SCENES = ("zpy_newgame", "zpy_rules", "zpy_deal", "zpy_friend", "zpy_bury", "zpy_play", "zpy_settle")
@@ -212,11 +214,9 @@ class Shooter:
         app = self.app
         if app.scene is not None:  # a 红五 hand before: back to the menu
             app.close_session()
-            app.show_menu()
-            self.step(2)
-        elif any(b.key == "start" for b in app.top.buttons):  # still on the new-game screen
-            self.press("back")
-            self.step(2)
+        if len(app.screens) > 1 or not any(b.key == "new" for b in app.top.buttons):
+            app.show_menu()  # e.g. still on the new-game screen, or in the career screens
+        self.step(2)
         if "zpy_rules" in self.wanted:
             self.press("rules")
             self.step(2)
@@ -310,12 +310,28 @@ class Shooter:
             while not g.is_over:
                 g.apply(first_legal_action(g.view(g.to_act)))
             rec.record_game(g, [name, "basic", "basic", "basic"])
+        self.record_zpy_match(Recorder(store, name, clock=clock), name)
         self.app.top.invalidate()
         self.step(2)
 
+    @staticmethod
+    def record_zpy_match(rec: Any, name: str, hands: int = 2, seed: int = 9) -> None:
+        """Record ``hands`` hands of a 找朋友 match (first legal actions) with ``rec``."""
+        from engine.match import ZpyMatch
+        from engine.ruleset import zhaopengyou
+        from engine.zhaopengyou import first_legal_action
+
+        m = ZpyMatch(zhaopengyou(), seed=seed)
+        for k in range(hands):
+            while not m.hand.is_over:
+                m.hand.apply(first_legal_action(m.hand))
+            rec.zpy_hand_finished(m, [name, "basic", "basic", "basic", "basic"])
+            if k + 1 < hands:
+                m.next_hand()
+
     def career_tour(self) -> None:
-        """Records, statistics and the replay viewer of the profile (shots ``records``,
-        ``stats``, ``replay``)."""
+        """Records, statistics and the replay viewers of the profile (shots ``records``,
+        ``stats``, ``replay``, ``zpy_replay``), then back to the main menu."""
         app = self.app
         app.show_menu()
         self.step(2)
@@ -342,6 +358,20 @@ class Shooter:
             viewer.go(0)
             viewer.next_costly()
             self.shot("replay_review", 0.0)
+        self.press("back")  # the viewer: back at the records
+        self.step(1)
+        if "zpy_replay" in self.wanted:
+            self.press("game:zhaopengyou")
+            self.step(1)
+            row = next(b.key for b in app.top.buttons if b.key.startswith("rec:"))
+            self.press(row)
+            self.step(1)
+            app.top.go(5)
+            self.shot("zpy_replay", 0.0)
+            self.press("back")
+            self.step(1)
+        self.press("back")  # the records: back at the main menu
+        self.step(2)
 
     def promotion_shot(self) -> None:
         """The promotion call-out over the settlement (shot ``promotion``): the hand's own
