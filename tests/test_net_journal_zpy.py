@@ -298,3 +298,82 @@ def test_a_journal_from_a_newer_host_is_refused_and_left_as_it_is(tmp_path, caps
     assert "journal schema 99" in err and "left as it is" in err
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before  # untouched
     assert not list(tmp_path.glob("*.damaged-*"))
+
+
+def test_the_window_client_gets_its_zpy_seat_and_hand_back_across_a_host_restart(tmp_path):
+    """The window's network side (``RemoteTable``) in seat 0 of a 找朋友 table with four AIs:
+    the host is stopped mid-trick, a new host resumes the journal, the window reconnects by
+    itself with its token (rotated), its view is the same hand (same cards, same trick, the
+    friend as hidden or as revealed as before), and it plays the hand to its end."""
+    import threading
+    import time
+
+    from net.remote_table import RemoteTable
+    from test_net_journal import _free_port
+
+    path = tmp_path / "host.sqlite3"
+    port = _free_port()
+    tc = fast_table("Z", ruleset="zhaopengyou", seed=SEED, max_hands=1,
+                    timers=Timers(bid=0, trump=0, bury=0, play=0, deal=0, call_friend=0,
+                                  counter=0), ai_seats={i: "first-legal" for i in range(1, 5)})
+    cfg = ServerConfig(bind=LOOPBACK, port=port, tables=[tc], rate=10_000.0, burst=10_000.0)
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+
+    def on_loop(coro, timeout=20):
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(timeout)
+
+    async def make(resume):
+        srv = Server(cfg, AIProvider(use_plugins=False, user_plugins=False),
+                     journal=Journal.open(path, resume=resume))
+        await srv.start()
+        return srv
+
+    def play(table, until, seconds=60.0):
+        """Act for seat 0 whenever it is to act until ``until(view)`` (bounded)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            table.poll()
+            v = table.view()
+            if until(v):
+                return v
+            if v.hand_no and v.to_act == 0 and v.phase is not ZPhase.SETTLE:
+                table.submit(Decider(0).act(v))
+            time.sleep(0.005)
+        raise AssertionError("timed out")
+
+    table = None
+    try:
+        srv = on_loop(make(False))
+        table = RemoteTable(LOOPBACK, port, "ann", seat=0, reconnect_s=30)
+        old = table.token
+        assert table.ready() is None
+        # stop once seat 0 is to play in trick 3 or later, mid-trick (others have played)
+        before = play(table, lambda v: v.hand_no == 1 and v.phase is ZPhase.PLAY
+                      and v.trick_no >= 3 and v.to_act == 0 and bool(v.current_trick))
+        on_loop(stop(srv))
+        srv = on_loop(make(True))
+        end = time.monotonic() + 20
+        while not (table.connected and table.token != old) and time.monotonic() < end:
+            time.sleep(0.02)
+            table.poll()
+        assert table.connected and table.seat == 0 and table.token != old
+        for _ in range(200):  # the resumed snapshot's view (bounded: 4 s)
+            table.poll()
+            if table.view().trick_no == before.trick_no and table.view().hand:
+                break
+            time.sleep(0.02)
+        after = table.view()
+        assert sorted(after.hand) == sorted(before.hand)  # no card changed
+        assert after.current_trick == before.current_trick and after.to_act == 0
+        assert after.friend == before.friend and after.friend_call == before.friend_call
+        done = play(table, lambda v: v.phase is ZPhase.SETTLE and v.settlement is not None)
+        assert done.hand_no == 1
+        on_loop(stop(srv))
+    finally:
+        if table is not None:
+            table.closed = True  # no bye to a stopped host
+            table._stop_loop()
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
