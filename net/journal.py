@@ -239,6 +239,7 @@ class Journal:
         self.previous: Path | None = None
         self.resumed_at: list[tuple[int, bool]] = []
         self.logs: list[TableLog] = []
+        self._loaded: list[TableRecord] | None = None  # read by open(resume=True), for rooms()
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -281,7 +282,7 @@ class Journal:
         j = cls(path, conn, resume)
         if resume:
             try:
-                j.load()
+                j._loaded = j.load()
             except Exception as exc:  # records that do not parse: set the file aside too
                 conn.close()
                 aside = _set_aside(path)
@@ -370,7 +371,7 @@ class Journal:
         rooms: list[Any] = []
         if self.resume:
             try:
-                records = self.load()
+                records, self._loaded = self._loaded or self.load(), None
                 for rec in records:
                     rooms.append(restore_room(server, rec, TableLog(self, rec.idx)))
             except Exception as exc:
