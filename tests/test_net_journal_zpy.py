@@ -377,3 +377,68 @@ def test_the_window_client_gets_its_zpy_seat_and_hand_back_across_a_host_restart
             table._stop_loop()
         loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
+
+
+def test_match_records_rebuild_every_hand_of_a_match_and_bad_ones_are_refused():
+    """``journal_hands.match_out`` at each deal of a four-hand match, then ``rebuild`` with
+    the hand's actions, gives that very hand (events and settlement) and the match state; a
+    record whose results do not fit its hand number, or that names another hand, is refused."""
+    import json
+
+    from engine.match import ZpyMatch
+    from engine.ruleset import zhaopengyou
+    from net import journal_hands
+
+    rs = zhaopengyou()
+    match = ZpyMatch(rs, seed=77)
+    for no in range(1, 5):
+        record = json.loads(json.dumps(journal_hands.match_out(match)))  # as the file keeps it
+        hand, actions = match.hand, []
+        while not hand.is_over:
+            a = Decider(hand.to_act).act(hand.view(hand.to_act))
+            hand.apply(a)
+            actions.append((*journal_hands.action_out(a), a.seat, False))
+        again, m = journal_hands.rebuild(rs, hand.seed, no, record, actions)
+        assert again.events == hand.events and again.settlement == hand.settlement
+        assert (m.levels, m.eligible, m.first_card, m.hand_no) == (
+            hand.levels, hand.eligible, match.first_card if no > 1 else None, no)
+        assert m.results == match.results[: no - 1]
+        if match.game_over:
+            break
+        match.next_hand()
+    with pytest.raises(ValueError, match="earlier settlement"):
+        journal_hands.match_in(rs, {**record, "results": []})
+    with pytest.raises(ValueError, match="the journal recorded hand"):
+        journal_hands.rebuild(rs, 12345, record["hand_no"], record, [])
+    with pytest.raises(ValueError, match="match record"):
+        journal_hands.rebuild(rs, 1, 1, None, [])
+
+
+def test_a_zpy_journal_whose_match_does_not_restore_is_set_aside(tmp_path):
+    path = tmp_path / "host.sqlite3"
+
+    async def main() -> None:
+        srv = await start(path, resume=False)
+        room = srv.rooms[0]
+        clients = [await connect(srv, f"p{i}", seat=i) for i in range(5)]
+        bots = [Bot(c, Decider(i), hands=1) for i, c in enumerate(clients)]
+        tasks = [asyncio.ensure_future(b.run(60)) for b in bots]
+        for _ in range(3000):  # bounded: 15 s
+            if room.game is not None and room.game.phase is ZPhase.PLAY:
+                break
+            await asyncio.sleep(0.005)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await close_all(clients)
+        await stop(srv)
+        conn = sqlite3.connect(str(path))
+        conn.execute("UPDATE tables SET match=NULL")  # a 找朋友 hand without its match
+        conn.commit()
+        conn.close()
+        srv = await start(path, resume=True)
+        assert srv.journal.restored == 0 and srv.journal.set_aside is not None
+        assert "do not restore" in srv.journal.problem and srv.journal.set_aside.exists()
+        assert not srv.rooms[0].in_hand and srv.rooms[0].hand_no == 0  # a new table
+        await stop(srv)
+    run(main(), 60)
