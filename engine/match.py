@@ -54,6 +54,33 @@ class ZpyMatch:
         self.winners: tuple[int, ...] = ()
         self.hand = self._deal()
 
+    @classmethod
+    def resume(cls, ruleset: RuleSet, seed: int | None, hand_no: int, levels: tuple[int, ...],
+               eligible: tuple[int, ...], first_card: int | None, results: tuple[Any, ...] = (),
+               max_hands: int | None = None) -> "ZpyMatch":
+        """The match as it stood when hand ``hand_no`` was dealt, from what it carries over
+        (找朋友 spec §10): ``levels``, ``eligible`` and ``first_card`` before that hand (None:
+        hand 1, drawn from its seed), the settlements of the ``hand_no - 1`` finished hands
+        (``results``), the match ``seed`` and ``max_hands``. ``match.hand`` is that hand dealt
+        again from its seed, as :meth:`next_hand` dealt it. Raises ValueError when the
+        results do not number ``hand_no - 1`` or a finished hand already ended the game."""
+        if hand_no < 1 or len(results) != hand_no - 1:
+            raise ValueError(f"hand {hand_no} needs {hand_no - 1} earlier settlement(s), "
+                             f"got {len(results)}")
+        if any(getattr(r, "game_over", False) for r in results):
+            raise ValueError("the game ended before this hand: no hand to resume")
+        m = cls.__new__(cls)
+        m.ruleset = ruleset
+        if not ruleset.is_zhaopengyou:
+            raise ValueError("a ZpyMatch needs the zhaopengyou ruleset")
+        m.seed, m.max_hands, m.hand_no = seed, max_hands, hand_no
+        m.levels, m.eligible = tuple(levels), tuple(eligible)
+        m.first_card = first_card
+        m.results = list(results)
+        m.game_over, m.winners = False, ()
+        m.hand = m._deal()
+        return m
+
     def _deal(self) -> ZpyHand:
         return ZpyHand.new(self.ruleset, match_seed(self.seed, self.hand_no), hand_no=self.hand_no,
                            levels=self.levels, eligible=self.eligible, first_card=self.first_card)

@@ -10,5 +10,7 @@ Layers, bottom up (see PROTOCOL.md for the wire contract):
 - ``remote_table``  the ``game.table.Table`` protocol over the network, for the pygame client
 - ``discovery``     LAN discovery by UDP announcements
 - ``addresses``     the addresses a host can be joined at (only those it listens on)
+- ``journal``       the host's SQLite journal of every table (``hongwu host --resume``)
+- ``journal_hands`` how a journaled hand (and a 找朋友 match) is written and rebuilt
 - ``cli``           the ``hongwu host`` and ``hongwu join`` sub-commands
 """

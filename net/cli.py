@@ -689,14 +689,7 @@ def run_host(ns: argparse.Namespace) -> int:
         return 2
     announce = announce_targets(ns.bind, ns.announce, ns.no_discovery)
     config = host_config(ns)
-    if zpy:  # the journal rebuilds 红五 hands only (net/journal.py): 找朋友 tables are not journaled yet
-        if getattr(ns, "resume", False):
-            print("hongwu host: --resume restores 红五 tables only; 找朋友 tables are not journaled yet",
-                  file=sys.stderr)
-            return 2
-        journal, code = None, 0
-    else:
-        journal, code = open_journal(ns)
+    journal, code = open_journal(ns)  # 红五 and 找朋友 tables alike (net/journal.py)
     if code:
         return code
     if journal is not None and ns.resume and not ns.port and journal.port:

@@ -3,21 +3,33 @@ comes back with ``hongwu host --resume`` (PROTOCOL.md section 10, "A host that c
 
 What is kept, per table (row ``idx`` = the table's place in ``Server.rooms``):
 
-- ``tables``: the table's :class:`~net.server.TableConfig` (JSON), the hand number, the seed
-  of the hand in progress, the table's random generator state (recorded whenever it moved:
-  a deal, an AI seated, an auto-play player made; so later hands deal as they would have,
-  unless an auto-play player has to be made again after the restart), and the seat scores
-  before that hand;
+- ``tables``: the table's :class:`~net.server.TableConfig` (JSON: its ruleset, 红五 or 找朋友,
+  and options), the hand number, the seed of the hand in progress, the table's random
+  generator state (recorded whenever it moved: a deal, an AI seated, an auto-play player
+  made; so later hands deal as they would have, unless an auto-play player has to be made
+  again after the restart), the seat scores before that hand and, at a 找朋友 table, the
+  ``match`` (JSON, :func:`net.journal_hands.match_out`: match seed, hand number, the levels,
+  declaring right and first-card seat the hand was dealt with, the earlier hands'
+  settlements; None at a 红五 table);
 - ``seats``: kind, name, AI, auto-play state, stand-in / leaving flags and the SHA-256 of the
   reconnect token (never the token itself: a presented token is hashed and compared);
 - ``actions``: every action of the hand in progress, in order (method, wire params, seat,
-  and whether it was the host's time-out trump);
+  and whether it was the host's time-out trump): at a 找朋友 table every declaration and pass
+  of the deal's windows, the friend call, the counter round, the bury and the plays;
 - ``coin_ledger``: the host's per-name daily coin ledger of staked tables (net/stakes.py),
   never cleared by a fresh start (additive: an older file gets the table when opened).
 
-A hand is rebuilt by dealing ``Game.new(ruleset, seed, hand_no)`` again and applying the
-actions through the engine (RULES.md §1: a seed reproduces a deal; the engine is a pure
-function of the actions), so the restored hand is exactly the one that was interrupted.
+A hand is rebuilt by dealing it again (``Game.new(ruleset, seed, hand_no)``; at a 找朋友 table
+the match's current hand, :meth:`engine.match.ZpyMatch.resume`) and applying the actions
+through the engine (RULES.md §1, 找朋友 spec §1: a seed reproduces a deal; the engine is a pure
+function of the actions), so the restored hand is exactly the one that was interrupted: the
+same cards, the same declarations, the friend revealed or still hidden
+(:mod:`net.journal_hands`).
+
+Schema versions: 1 (红五 tables only) and 2 (adds ``tables.match``). A version-1 file is
+migrated in place when opened (one added column, in one transaction: its tables resume as
+before); a file written by a newer host is refused (:class:`JournalTooNew`) and left as it
+is.
 
 Durability: WAL journal mode with ``synchronous=NORMAL``, one transaction per action,
 committed before the action's events are sent to anyone. A commit is in the operating
@@ -50,21 +62,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from engine.state import ChooseTrump, Game, Phase
-
-from . import codec
+from . import journal_hands
 from .stakes import SCHEMA as STAKES_SCHEMA
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-"""Bumped when the tables below change; a file with another version is set aside."""
+SCHEMA_VERSION = 2
+"""Bumped when the tables below change. Older versions are migrated (:data:`MIGRATIONS`); a
+newer version is refused (:class:`JournalTooNew`)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
     idx INTEGER PRIMARY KEY, config TEXT NOT NULL, hand_no INTEGER NOT NULL DEFAULT 0,
-    seed INTEGER, rng TEXT, scores_before TEXT);
+    seed INTEGER, rng TEXT, scores_before TEXT, match TEXT);
 CREATE TABLE IF NOT EXISTS seats (
     idx INTEGER NOT NULL, seat INTEGER NOT NULL, kind TEXT NOT NULL, name TEXT, ai TEXT,
     token_hash TEXT, score INTEGER NOT NULL DEFAULT 0, auto INTEGER NOT NULL DEFAULT 0,
@@ -75,6 +86,11 @@ CREATE TABLE IF NOT EXISTS actions (
     params TEXT NOT NULL, timed_out INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (idx, n));
 """ + STAKES_SCHEMA
 
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE tables ADD COLUMN match TEXT",),  # 2: 找朋友 tables keep their match
+}
+"""Version -> the statements that take a file of that version to the next one."""
+
 
 class JournalError(Exception):
     """The journal cannot be used (message says why)."""
@@ -82,6 +98,11 @@ class JournalError(Exception):
 
 class JournalBusy(JournalError):
     """Another process holds the journal file (a second host on the same ``--journal``)."""
+
+
+class JournalTooNew(JournalError):
+    """The file was written by a newer host (a schema version this one does not know): it is
+    left untouched and this host does not start on it (the message says what to do)."""
 
 
 def token_hash(token: str) -> str:
@@ -119,17 +140,17 @@ class ActionRecord:
     timed_out: bool
 
     def engine_action(self) -> Any:
-        """The engine action (raises ``ProtocolError`` for params that name no card)."""
-        if self.method == "trump" and self.timed_out:
-            return ChooseTrump(self.seat, self.params["suit"], timed_out=True)
-        return codec.action_in(self.method, self.params, self.seat)
+        """The engine action of either game (raises ``ProtocolError`` for params that name
+        no card or an unknown method)."""
+        return journal_hands.action_in(self.method, self.params, self.seat, self.timed_out)
 
 
 @dataclass(frozen=True)
 class TableRecord:
     """One journaled table: ``config`` (a ``TableConfig``), ``hand_no``, ``seed`` of the hand
     in progress (None before the first), ``rng`` state, ``scores_before`` that hand,
-    ``seats`` and ``actions`` (tuples)."""
+    ``seats`` and ``actions`` (tuples), ``match`` (找朋友: the map of
+    :func:`net.journal_hands.match_out`; None at a 红五 table)."""
 
     idx: int
     config: Any
@@ -139,18 +160,24 @@ class TableRecord:
     scores_before: tuple[int, ...] | None
     seats: tuple[SeatRecord, ...]
     actions: tuple[ActionRecord, ...]
+    match: dict[str, Any] | None = None
 
-    def replay(self, ruleset: Any) -> Game | None:
-        """The hand rebuilt from seed + actions (None before the first hand).
+    def rebuild(self, ruleset: Any) -> tuple[Any, Any]:
+        """``(hand, match)`` rebuilt from the record (:func:`net.journal_hands.rebuild`):
+        ``(None, None)`` before the first hand; ``match`` None at a 红五 table.
 
         Raises ``engine.state.IllegalAction`` / ``ProtocolError`` when an action does not
-        replay (a damaged journal)."""
+        replay, ValueError for a 找朋友 record without a matching match (a damaged journal)."""
         if self.seed is None or self.hand_no < 1:
-            return None
-        game = Game.new(ruleset, self.seed, hand_no=self.hand_no)
-        for a in self.actions:
-            game.apply(a.engine_action())
-        return game
+            return None, None
+        return journal_hands.rebuild(
+            ruleset, self.seed, self.hand_no, self.match,
+            ((a.method, a.params, a.seat, a.timed_out) for a in self.actions))
+
+    def replay(self, ruleset: Any) -> Any:
+        """The hand rebuilt from seed + actions (None before the first hand): a ``Game`` or
+        a ``ZpyHand``. Raises as :meth:`rebuild`."""
+        return self.rebuild(ruleset)[0]
 
 
 # ============================================================================ config <-> JSON
@@ -212,6 +239,7 @@ class Journal:
         self.previous: Path | None = None
         self.resumed_at: list[tuple[int, bool]] = []
         self.logs: list[TableLog] = []
+        self._loaded: list[TableRecord] | None = None  # read by open(resume=True), for rooms()
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -234,6 +262,9 @@ class Journal:
             _check(conn)
         except JournalBusy:
             raise
+        except JournalTooNew as exc:  # not ours to set aside: a newer host will read it
+            conn.close()  # type: ignore[possibly-undefined]
+            raise JournalTooNew(f"journal {path}: {exc}") from None
         except (sqlite3.DatabaseError, JournalError) as exc:
             problem = str(exc) or type(exc).__name__
             try:
@@ -251,7 +282,7 @@ class Journal:
         j = cls(path, conn, resume)
         if resume:
             try:
-                j.load()
+                j._loaded = j.load()
             except Exception as exc:  # records that do not parse: set the file aside too
                 conn.close()
                 aside = _set_aside(path)
@@ -306,8 +337,9 @@ class Journal:
         ``sqlite3.DatabaseError`` for records that do not parse."""
         c = self.conn
         out = []
-        for idx, config, hand_no, seed, rng, before in c.execute(
-                "SELECT idx, config, hand_no, seed, rng, scores_before FROM tables ORDER BY idx"):
+        for idx, config, hand_no, seed, rng, before, match in c.execute(
+                "SELECT idx, config, hand_no, seed, rng, scores_before, match FROM tables "
+                "ORDER BY idx"):
             seats = tuple(
                 SeatRecord(seat, kind, name, ai, th, int(score), bool(auto), reason,
                            bool(stand_in), bool(leaving))
@@ -324,7 +356,7 @@ class Journal:
             scores = None if before is None else tuple(int(x) for x in json.loads(before))
             out.append(TableRecord(idx, config_from_json(config), int(hand_no),
                                    None if seed is None else int(seed), _rng_in(rng), scores,
-                                   seats, actions))
+                                   seats, actions, None if match is None else json.loads(match)))
         return out
 
     # ------------------------------------------------------------------ rooms
@@ -333,13 +365,13 @@ class Journal:
         tables, else new ones from ``server.config.tables`` (recorded at once). Each room
         gets its :class:`TableLog` as ``room.journal``. A file whose tables do not restore
         is set aside (:attr:`problem`) and new rooms are made."""
-        from .server import Room
+        from .zpy_room import make_room
 
         records: list[TableRecord] = []
         rooms: list[Any] = []
         if self.resume:
             try:
-                records = self.load()
+                records, self._loaded = self._loaded or self.load(), None
                 for rec in records:
                     rooms.append(restore_room(server, rec, TableLog(self, rec.idx)))
             except Exception as exc:
@@ -360,7 +392,7 @@ class Journal:
         self._clear()
         rooms = []
         for i, tc in enumerate(server.config.tables):
-            room = Room(server, tc)
+            room = make_room(server, tc)
             room.journal = TableLog(self, i)
             self.conn.execute("INSERT INTO tables (idx, config) VALUES (?, ?)",
                               (i, config_to_json(tc)))
@@ -453,14 +485,41 @@ def _check(conn: sqlite3.Connection) -> None:
     names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if names and "meta" not in names:
         raise JournalError("not a Hong Wu journal")
-    conn.executescript(_SCHEMA)
-    row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+    row = None
+    if "meta" in names:
+        row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
     if row is None:
         if names - {"meta"}:
             raise JournalError("no schema version")
-        conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-    elif row[0] != str(SCHEMA_VERSION):
-        raise JournalError(f"schema version {row[0]}, this host reads {SCHEMA_VERSION}")
+        conn.executescript(_SCHEMA)
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        return
+    try:
+        version = int(row[0])
+    except ValueError:
+        raise JournalError(f"schema version {row[0]!r} is not a number") from None
+    if version > SCHEMA_VERSION:
+        raise JournalTooNew(
+            f"it was written by a newer Hong Wu (journal schema {version}; this host reads "
+            f"1..{SCHEMA_VERSION}): the file is left as it is; resume it with that version, "
+            f"or give this host another --journal (or --no-journal)")
+    if version < 1:
+        raise JournalError(f"schema version {version} is not one this host knows")
+    if version < SCHEMA_VERSION:
+        _migrate(conn, version)
+    conn.executescript(_SCHEMA)  # tables added without a version bump (e.g. the coin ledger)
+
+
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    """Take a file of schema ``version`` (older than :data:`SCHEMA_VERSION`) to the current
+    one, step by step (:data:`MIGRATIONS`), in one transaction: either it is migrated or it
+    is left exactly as it was (an error is raised then, and the file is set aside)."""
+    with _Tx(conn):
+        for v in range(version, SCHEMA_VERSION):
+            for statement in MIGRATIONS[v]:
+                conn.execute(statement)
+        conn.execute("UPDATE meta SET value=? WHERE key='schema'", (str(SCHEMA_VERSION),))
+    log.info("journal: migrated from schema %d to %d", version, SCHEMA_VERSION)
 
 
 def _set_aside(path: Path) -> Path:
@@ -497,6 +556,7 @@ class TableLog:
         self.failed = False
         self._rng_written: Any = None  # the generator state last recorded
         self._players: dict[int, Any] = {}  # seat -> the AI player last seen acting there
+        self.restored_at: float | None = None  # event-loop time the room was restored
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -573,18 +633,21 @@ class TableLog:
 
     # ------------------------------------------------------------------ hands
     def hand_started(self, room: Any) -> None:
-        """Record the hand ``room`` just dealt: its number, seed, the generator state and
-        the scores before it; the previous hand's actions are dropped (one transaction)."""
+        """Record the hand ``room`` just dealt: its number, seed, the generator state, the
+        scores before it and (找朋友: ``room.match``) the match it was dealt from; the previous
+        hand's actions are dropped (one transaction)."""
         g = room.game
         scores = json.dumps([st.score for st in room.seats])
         state = room.rng.getstate()
+        match = getattr(room, "match", None)
+        match_text = None if match is None else json.dumps(journal_hands.match_out(match))
 
         def write() -> None:
             with _Tx(self.conn):
                 self.conn.execute("DELETE FROM actions WHERE idx=?", (self.idx,))
                 self.conn.execute(
-                    "UPDATE tables SET hand_no=?, seed=?, scores_before=? WHERE idx=?",
-                    (room.hand_no, g.seed, scores, self.idx))
+                    "UPDATE tables SET hand_no=?, seed=?, scores_before=?, match=? WHERE idx=?",
+                    (room.hand_no, g.seed, scores, match_text, self.idx))
                 self._write_rng(state, _rng_out(state))
             self.n = 0
         self._write("a new hand", write)
@@ -592,7 +655,7 @@ class TableLog:
 
     def action(self, room: Any, action: Any) -> None:
         """Record ``action`` (just accepted by the engine) as the next of the hand."""
-        method, params = codec.action_out(action)
+        method, params = journal_hands.action_out(action)
         timed_out = int(bool(getattr(action, "timed_out", False)))
         row = (self.idx, self.n, action.seat, method, json.dumps(params), timed_out)
         # The generator moves during a hand only when an auto-play player is made for a seat
@@ -657,21 +720,25 @@ class TableLog:
 
 # ============================================================================ restoring
 def restore_room(server: Any, rec: TableRecord, tlog: TableLog) -> Any:
-    """A :class:`~net.server.Room` rebuilt from ``rec``: its seats (players disconnected,
-    their seats kept for their tokens), scores, the hand replayed through the engine, and
-    the turn set up again with a full timer (the time a player had used before the restart
-    is not held against them). Raises for a record that does not replay."""
-    from .server import Room
+    """A room rebuilt from ``rec`` (:func:`net.zpy_room.make_room`: a 红五 ``Room`` or a 找朋友
+    ``ZpyRoom``): its seats (players disconnected, their seats kept for their tokens),
+    scores, the match (找朋友), the hand replayed through the engine, and the turn set up
+    again with a full timer (the time a player had used before the restart is not held
+    against them; a 找朋友 declaration window or counter turn of a seat whose player is not
+    back yet waits for them, see :meth:`net.zpy_room.ZpyRoom.turn_limit`). Raises for a
+    record that does not replay."""
+    from .zpy_room import make_room
 
-    room = Room(server, rec.config)
+    room = make_room(server, rec.config)
     room.journal = tlog
+    tlog.restored_at = server.loop.time()
     n = len(room.seats)
     for st in room.seats:
         st.clear()
     if rec.rng is not None:
         room.rng.setstate(rec.rng)
     room.hand_no = rec.hand_no
-    game = rec.replay(room.ruleset)
+    game, match = rec.rebuild(room.ruleset)
     for s in rec.seats:
         if not 0 <= s.seat < n:
             raise ValueError(f"seat {s.seat} out of range")
@@ -690,12 +757,15 @@ def restore_room(server: Any, rec: TableRecord, tlog: TableLog) -> Any:
     if rec.rng is not None:  # _seat_ai drew from it: back to the journaled state
         room.rng.setstate(rec.rng)
     room.game = game
+    if match is not None:
+        room.match = match
     tlog.n = len(rec.actions)
     if game is not None and rec.scores_before is not None:
         before = list(rec.scores_before) + [0] * (n - len(rec.scores_before))
-        settled = game.phase is Phase.SETTLE and game.settlement is not None
+        settled = game.is_over and game.settlement is not None
+        points = room._hand_points(game) if settled else [0] * n  # 找朋友: the match records it
         for i, st in enumerate(room.seats):
-            st.score = before[i] + (game.settlement.game_points[i] if settled else 0)
+            st.score = before[i] + points[i]
         if settled:  # a staked table: the hand's coins as recorded (recorded now if lost)
             room._settle_coins()
     if room.in_hand:
@@ -723,7 +793,7 @@ def describe(rooms: Sequence[Any]) -> list[str]:
         g = r.game
         if r.in_hand and g is not None:
             where = f"hand {r.hand_no} in play ({g.phase.value}"
-            where += f", trick {g.trick_no})" if g.phase is Phase.PLAY else ")"
+            where += f", trick {g.trick_no})" if g.phase.value == "play" else ")"
         elif r.hand_no:
             where = f"hand {r.hand_no} settled"
         else:

@@ -934,13 +934,18 @@ class Room:
             elif st.auto:
                 self._start_ai(seat, self.config.auto_delay_s)
             else:
-                limit = self.config.timers.for_phase(g.phase)
+                limit = self.turn_limit(seat, g.phase)
                 if limit > 0:
                     loop = self.server.loop
                     self.deadline = loop.time() + limit
                     self._timer = loop.call_later(limit, self._on_timeout, self.turn_id)
         if announce:
             self._announce_turn()
+
+    def turn_limit(self, seat: int, phase: Any) -> float:
+        """Seconds the human ``seat`` has for its turn in ``phase`` (0: no limit): the
+        table's timer for the phase (:class:`Timers`, RULES.md §3)."""
+        return self.config.timers.for_phase(phase)
 
     def _on_timeout(self, turn_id: int) -> None:
         if turn_id != self.turn_id or self.game is None or not self.in_hand:

@@ -80,6 +80,7 @@ class ZpyRoom(Room):
         self._shown: list[list[Any]] = []  # per seat, the dealt cards sent this deal
         self._next_card = 0.0  # loop time the next dealt card may go out
         self._tick: Any = None  # asyncio.TimerHandle of the next card
+        self._held_window: int | None = None  # a window held for a seat since a resume
         super().__init__(server, config)
 
     # ------------------------------------------------------------------ hooks
@@ -312,6 +313,41 @@ class ZpyRoom(Room):
         return {}
 
     # ------------------------------------------------------------------ turns
+    def turn_limit(self, seat: int, phase: Any) -> float:
+        """Seconds the human ``seat`` has for its turn in ``phase``: the table's timer
+        (:class:`net.server.Timers`), except after ``hongwu host --resume``: a declaration
+        window or counter turn polling a seat whose player has not come back since the
+        restart (its pre-restart token not yet presented) waits for them until the seat
+        grace (``seat_grace_s``, counted from the restart; 0: for ever) is over instead of
+        passing after a few seconds; the player, once back, gets the full window
+        (:meth:`resume`). Other turns restart with their full timer, as at a 红五 table
+        (PROTOCOL.md §10)."""
+        limit = super().turn_limit(seat, phase)
+        tlog = self.journal
+        if (limit > 0 and phase in _WINDOWS and tlog is not None and seat in tlog.pending
+                and tlog.restored_at is not None):
+            grace = float(self.config.seat_grace_s)
+            if grace <= 0:
+                self._held_window = seat
+                return 0.0
+            left = tlog.restored_at + grace - self.server.loop.time()
+            if left > limit:
+                self._held_window = seat
+                return left
+        return limit
+
+    def resume(self, session: Any, token: str, name: str) -> None:
+        """:meth:`net.server.Room.resume`; a player coming back to a window held for them
+        since the restart (:meth:`turn_limit`) gets the full window from now on."""
+        super().resume(session, token, name)
+        held, self._held_window = self._held_window, None
+        g = self.game
+        if (held is not None and held == session.seat and self.in_hand and g is not None
+                and g.phase in _WINDOWS and g.to_act == held):
+            self._next_turn()
+        elif held is not None and held != session.seat:
+            self._held_window = held
+
     def _start_ai(self, seat: int, delay: float) -> None:
         g = self.game
         if g is not None and g.phase in _WINDOWS:

@@ -476,7 +476,8 @@ def test_host_command_line_builds_a_zpy_table():
     for args in (["host", "--headless", "--ai", "4=basic"],  # 红五 has seats 0..3
                  ["host", "--headless", "--ruleset", "zhaopengyou", "--rule", "base_score=3"],
                  ["host", "--headless", "--option", "counter_declare=off"],
-                 ["host", "--headless", "--ruleset", "zhaopengyou", "--resume"]):  # no 找朋友 journal yet
+                 ["host", "--headless", "--ruleset", "zhaopengyou", "--resume",
+                  "--no-journal"]):  # nothing to resume from
         assert run_host(parser.parse_args(args)) == 2
     for bad in ("nonsense=1", "threshold=x", "declaration_mode=sometimes", "novalue"):
         with pytest.raises(argparse.ArgumentTypeError):
