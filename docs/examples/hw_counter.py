@@ -229,6 +229,11 @@ class HwCounterAI:
                     return max(groups, key=lambda u: (len(u), ctx.rank(u[0])))
                 return max(trump_units, key=lambda u: ctx.rank(u[0]))
         if not dealer:
+            # a red five led alone cannot lose (equal cards: the first played wins, §9), the
+            # partners see it is a master and feed it points, and it is no longer at risk
+            fives = [u for u in units if u[0] == RED_FIVE]
+            if fives:
+                return max(fives, key=len)
             lead = self._signal_lead(view, units, void)
             if lead:
                 return lead
@@ -329,9 +334,15 @@ class HwCounterAI:
             best = min(safe, key=lambda p: (value(p) - 2 * card_points(p)))
             pts = at_stake + card_points(best)
             uses_big = any(c in BIG for c in best)
-            if pts >= 10 or (pts > 0 and not uses_big) or (not uses_big and not any(ctx.is_trump(c) for c in best)):
+            takes_lead = me_def and win_seat == view.dealer and not uses_big  # take the lead off the dealer
+            if pts >= 10 or (pts > 0 and not uses_big) or takes_lead or (not uses_big and not any(ctx.is_trump(c) for c in best)):
                 if not uses_big or pts >= 15 or any(RED_FIVE in t for t in table):
                     return best
+            # a defender's red five is safest spent winning a trick: held to the end it may be
+            # forced under the dealer's own (RULES.md §10: a captured red five costs 20)
+            fives = [p for p in safe if RED_FIVE in p]
+            if me_def and fives and at_stake >= 5:
+                return min(fives, key=value)
         if winners and not me_def and at_stake >= 5:
             cheap_win = [p for p in winners if RED_FIVE not in p]
             if cheap_win:
