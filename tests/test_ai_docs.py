@@ -130,7 +130,7 @@ def test_engine_api_examples_run(tmp_path):
     tutorial's greedy.py in PLUGIN_DIR)."""
     text = DOC.read_text(encoding="utf-8")
     examples = _examples(text)
-    assert {"cards", "card order", "patterns", "testing an AI", "logging"} <= set(examples)
+    assert {"cards", "card order", "patterns", "testing an AI", "logging", "counting cards"} <= set(examples)
     greedy = [b for b in _python_blocks(text) if b.startswith("# file: greedy.py")][0]
     (tmp_path / "greedy.py").write_text(greedy, encoding="utf-8")
     for title, code in examples.items():
