@@ -1,4 +1,4 @@
-"""docs/examples/raw_client.py, the client written from PROTOCOL.md alone (a socket and
+"""docs/raw_client.py, the client written from PROTOCOL.md alone (a socket and
 msgpack, no project imports), plays a whole 红五 hand against a real ``python -m game host
 --headless`` process on 127.0.0.1: hello as an observer, sit, ready, every turn answered
 (its follows found by trying candidates and reading the coded refusals), the settlement
@@ -16,7 +16,7 @@ import pytest
 from test_net_e2e_processes import LISTENING, spawn  # noqa: F401  (the fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
-CLIENT = ROOT / "docs" / "examples" / "raw_client.py"
+CLIENT = ROOT / "docs" / "raw_client.py"
 PROJECT = {"engine", "game", "net", "ai_plugins"}
 
 
