@@ -42,6 +42,7 @@ from engine.events import Event
 from . import codec, zpy_codec
 from .client import Backoff, Client, ConnectionClosed, RemoteError, should_reconnect
 from .viewsync import ViewTracker
+from .zpy_log import ZpyHandLog
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,7 @@ class RemoteTable:
         self.last_error: str | None = None  # the error name of the last request refused
         self._hand_seen = 0
         self._coins: dict[int, tuple[int, ...]] = {}  # hand_no -> the host's coins (staked table)
+        self._zpy_log = ZpyHandLog()  # a 找朋友 table: this seat's events of the hand (net.zpy_log)
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
         self._turn_at = time.monotonic()  # when ``turn`` arrived (its timeout counts from then)
@@ -217,6 +219,8 @@ class RemoteTable:
                 self._keep_coins(params["hand_no"], params["event"].get("settlement"))
                 ev = zpy_codec.any_event_in(params["event"])
                 with self._lock:
+                    if self.is_zhaopengyou:
+                        self._zpy_log.feed(method, params, self.seat)
                     self._pending.append((params["n"], ev))
                     self._views.on_event(params["hand_no"], params["n"], ev)
                     self._release()
@@ -230,6 +234,8 @@ class RemoteTable:
             elif method == "view":
                 with self._lock:
                     self._set_view(params["hand_no"], params["events"], params["view"])
+                    if self.is_zhaopengyou:
+                        self._zpy_log.feed(method, params, self.seat)
             elif method == "table":
                 with self._lock:
                     self.table = params["table"]
@@ -298,6 +304,8 @@ class RemoteTable:
         """Install a full wire view (unless the tracker already holds a newer state) and
         release the events it reflects (lock held)."""
         self._keep_coins(hand_no, wire_view.get("settlement"))
+        if zpy_codec.is_zpy_view(wire_view):
+            self._zpy_log.view(hand_no, wire_view)
         if resync:
             self._pending = []
         self._views.on_view(hand_no, events, wire_view)
@@ -520,6 +528,25 @@ class RemoteTable:
         if lv:
             return tuple(lv)
         return tuple((self.table.get("match") or {}).get("levels") or ())
+
+    def settled_zpy_hand(self) -> Any:
+        """找朋友: the last hand settled at this table as the host played it, an engine
+        ``ZpyHand`` with its seed, rebuilt from the events this seat received and the seed the
+        host sends once the hand is over (:mod:`net.zpy_log`; PROTOCOL.md section 14); None
+        before one settled, at a 红五 table, for a hand joined late or with events missed in a
+        reconnect, or from an older host (:attr:`zpy_problem` says why)."""
+        with self._lock:
+            return self._zpy_log.rebuilt() if self.is_zhaopengyou else None
+
+    @property
+    def zpy_problem(self) -> str:
+        """Why the last settled 找朋友 hand cannot be rebuilt ("" when it can)."""
+        return self._zpy_log.problem
+
+    @property
+    def table_key(self) -> str:
+        """``host:port/table``: which table this is (a 找朋友 match's hands share it)."""
+        return f"{self.host}:{self.port}/{self.table.get('name') or ''}"
 
     @property
     def match_over(self) -> bool:

@@ -18,7 +18,10 @@ tokens, reconnect grace, auto-play 托管, observers, chat, limits) is the Room'
   polled (its own ``turn``/``view``); everyone else gets ``seat`` nil, and anonymous passes
   (``Event.for_seat``). Views are the engine's per-seat ``ZpyView``: other hands, the kitty
   (except to the seat holding it while it buries) and the friend (until revealed) are never
-  in them. A full view follows every batch of events (``views_always``).
+  in them. A full view follows every batch of events (``views_always``). The hand's seed
+  goes out once the hand is over, in the ``hand_settled`` settlement (``seed``), so that a
+  client can re-deal and record the hand it played (:mod:`net.zpy_log`); the match seed
+  the next hands come from never leaves the host.
 - **Scores**: a seat's ``score`` is the levels it gained at this table; the ``Table`` map
   carries ``ruleset`` and the ``Match`` standings; no hand is dealt once the game is over.
 """
@@ -102,8 +105,9 @@ class ZpyRoom(Room):
 
     def _event_wire(self, ev: Any) -> dict[str, Any]:  # type: ignore[override]
         g = self.game
+        seed = g.seed if g is not None and ev.kind == "hand_settled" else None  # the hand is over
         return zpy_codec.event_out(ev, g.levels if g is not None else (),
-                                   (g.buried if g is not None else ()) or ())
+                                   (g.buried if g is not None else ()) or (), seed)
 
     def _view_wire(self, view: Any) -> dict[str, Any]:
         return zpy_codec.view_out(view, self.tricks_wire())
