@@ -233,6 +233,7 @@ class App:
         self.scene.xray = bool(getattr(self.settings, "xray", False))
         self.scene.review_record = self._review_record
         self.scene.on_review = self.open_review
+        self.scene.on_leave = self.leave_table
         self._demo = getattr(table, "seat", None) is None
         if callable(getattr(table, "take_chats", None)) and hasattr(self.scene, "attach_chat"):
             from game.chat import ChatSession
@@ -913,6 +914,16 @@ class App:
             self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (a staked host sends its coins)
         self._open_table(table, chat=chat)
         self._lan = lan
+
+    def leave_table(self) -> None:
+        """Leave the table for the main menu: the connection to a LAN host closes (a match
+        that is over there deals no further hand), a local game ends. With ``--hands`` (a
+        scripted run) the app finishes instead."""
+        self.close_session()
+        if self.options.hands is not None:
+            self.running = False
+            return
+        self.show_menu()
 
     def close_session(self) -> None:
         """Close the open game (and a LAN host started from the menu), if any."""

@@ -1051,6 +1051,9 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
         keep_zpy(method, params)
         if method == "event" and params["event"]["kind"] == "hand_settled":
             print(result_line(params["hand_no"], params["event"]["settlement"]), flush=True)
+            if (params["event"]["settlement"] or {}).get("game_over"):  # 找朋友: no further hand
+                print("the game is over: the host deals no further hand", flush=True)
+                bot.stop()
             coins = params["event"]["settlement"].get("coins")  # a staked table (RULES.md §12)
             if isinstance(coins, list):
                 print(f"coins after hand {params['hand_no']}: [{','.join(f'{c:+,}' for c in coins)}]",

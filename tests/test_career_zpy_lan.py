@@ -108,3 +108,167 @@ def test_a_lan_client_records_every_hand_of_its_match(host, tmp_path):
     finally:
         table.close()
         store.close()
+
+
+# --- hongwu join --profile: the window ---------------------------------------------------------
+def _env(tmp_path: Path) -> dict[str, str]:
+    return dict(os.environ, HONGWU_DATA_DIR=str(tmp_path / "data"), HONGWU_CONFIG_DIR=str(tmp_path / "cfg"),
+                HONGWU_STATE_DIR=str(tmp_path / "state"), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                PYTHONPATH=str(ROOT))
+
+
+def hongwu(env: dict[str, str], *args: str, check: bool = True, timeout: float = 240) -> subprocess.CompletedProcess:
+    """``hongwu ARGS`` as a real subprocess."""
+    p = subprocess.run([sys.executable, "-m", "game", *args], env=env, cwd=ROOT, capture_output=True, text=True,
+                       timeout=timeout)
+    if check and p.returncode != 0:
+        raise AssertionError(f"hongwu {' '.join(args)} exited {p.returncode}: {p.stdout}\n{p.stderr}")
+    return p
+
+
+@pytest.fixture
+def profile_env(tmp_path, monkeypatch):
+    """A data dir with profile "Cy" (made by ``hongwu profile new``), the test process using it."""
+    env = _env(tmp_path)
+    for k in ("HONGWU_DATA_DIR", "HONGWU_CONFIG_DIR", "HONGWU_STATE_DIR"):
+        monkeypatch.setenv(k, env[k])
+    hongwu(env, "profile", "new", "Cy")
+    yield env
+    from game import i18n
+
+    i18n.set_language("en")
+
+
+def press(app, b, via: str) -> None:
+    """Press button ``b`` of the top screen: a mouse click, a one-finger tap, or Enter."""
+    import pygame
+
+    if via == "touch":
+        from tests.client_driver import tap
+
+        tap(app, b.rect.center)
+        return
+    if via == "keyboard":
+        events = [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0),
+                  pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0)]
+    else:
+        events = [pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=b.rect.center, button=1),
+                  pygame.event.Event(pygame.MOUSEBUTTONUP, pos=b.rect.center, button=1)]
+    for ev in events:
+        pygame.event.post(ev)
+    app.step()
+
+
+@pytest.mark.parametrize("via", ["mouse", "touch", "keyboard"])
+def test_join_window_with_a_profile_records_the_match_and_leaves_when_it_is_over(profile_env, via):
+    """``hongwu join HOST --profile Cy`` (its real command line: the profile wrapper, the
+    connection, the window in the LAN lobby) at a 找朋友 host; the seat on auto-play (托管),
+    Next hand pressed after every hand. When a seat has passed A the settlement says "Match
+    over" and offers Leave to menu instead of New match; pressing it closes the connection and
+    shows the main menu. The profile then holds every hand of the match."""
+    pytest.importorskip("pygame")
+    import dataclasses
+
+    from game.lan_cli import HOOKS, add_join_parser, make_join_app
+    from game.scenes.menu import MenuScene
+    from game.scenes.zpy_panels import lan_match_over
+
+    h = start_host(seed=11)
+    seen: dict = {"hands": 0, "leave": None}
+
+    def drive(table, ns) -> int:
+        app = make_join_app(table, ns)
+        try:
+            end = time.monotonic() + 180
+            steps = 0
+            while time.monotonic() < end and steps < 200_000:
+                steps += 1
+                app.step([])
+                sc = app.scene
+                if sc is None or app.screens:
+                    if seen["leave"] is not None and isinstance(app.top, MenuScene):
+                        return 0
+                    time.sleep(0.002)
+                    continue
+                if not table.auto and table.view().phase.value != "settle":
+                    app._on_toolbar("auto")
+                b = next((x for x in sc.buttons if x.key in ("next", "leave") and x.enabled), None)
+                if b is not None and b.key == "next":
+                    seen["hands"] += 1
+                    assert not lan_match_over(sc, sc.view) and b.label == "Next hand"
+                    press(app, b, via)
+                elif b is not None and b.key == "leave":
+                    seen["hands"] += 1
+                    assert lan_match_over(sc, sc.view) and sc.view.settlement.game_over
+                    assert b.label == "Leave to menu" and "New match" not in [x.label for x in sc.buttons]
+                    seen["leave"] = table
+                    press(app, b, via)
+                    assert app.scene is None and table.closed  # left: the connection is closed
+                time.sleep(0.002)
+            raise AssertionError(f"the match did not end in the window ({seen['hands']} hands)")
+        finally:
+            app.close()
+
+    try:
+        sub = __import__("argparse").ArgumentParser().add_subparsers()
+        ns = add_join_parser(sub).parse_args([f"127.0.0.1:{h.port}", "--profile", "Cy", "--seat", str(ME), "--name",
+                                              "Cy", "--fresh", "--lang", "en", "--speed", "instant", "--mute"])
+        ns.client_hooks = dataclasses.replace(HOOKS, join_window=drive)
+        assert ns.func(ns) == 0
+    finally:
+        h.stop()
+    assert seen["leave"] is not None and seen["hands"] >= 2
+    env = profile_env
+    recs = json.loads(hongwu(env, "records", "--profile", "Cy", "--ruleset", "zhaopengyou", "--json").stdout)
+    assert len(recs) == seen["hands"]
+    assert all(r["seat"] == ME and r["seats"][ME] == "Cy" for r in recs)
+    assert len({r["match_id"] for r in recs}) == 1 and sorted(r["hand_no"] for r in recs) == list(range(1, len(recs) + 1))
+    assert any(r["game_over"] for r in recs)
+    if via != "mouse":
+        return
+    for r in (recs[0], recs[-1]):  # the real CLI re-deals the hand from its seed and checks it
+        assert hongwu(env, "replay", str(r["id"]), "--verify").returncode == 0
+    store = Store.open(Path(env["HONGWU_DATA_DIR"]) / "hongwu.db")
+    try:
+        for r in recs:
+            assert R.verify(R.parse(store.replay_text(r["id"]))).settlement.levels == tuple(r["levels_after"])
+    finally:
+        store.close()
+    st = json.loads(hongwu(env, "stats", "--profile", "Cy", "--ruleset", "zhaopengyou", "--json").stdout)
+    assert st["hands"] == len(recs) and st["matches"] == 1
+    last = max(recs, key=lambda r: r["hand_no"])
+    assert [s[-1] for s in st["levels"]] == last["levels_after"] and st["match_hands"] == list(range(1, len(recs) + 1))
+    png = Path(env["HONGWU_DATA_DIR"]) / "levels.png"
+    p = hongwu(env, "stats", "--profile", "Cy", "--ruleset", "zhaopengyou", "--plot", str(png))
+    assert f"seat {ME} (Cy)" in p.stdout and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# --- hongwu join --headless --profile ----------------------------------------------------------
+def test_headless_join_with_a_profile_records_the_match_and_stops_when_it_is_over(tmp_path):
+    """``hongwu join HOST --headless --profile Di`` as a real process: its AI plays seat 2 of
+    a whole 找朋友 match; it says the game is over and exits 0 (the host deals no further
+    hand), and the profile holds every hand, their replays verify and the statistics count
+    them; ``--wait`` and ``timeout`` bound the run."""
+    env = _env(tmp_path)
+    hongwu(env, "profile", "new", "Di")
+    h = start_host(seed=5)
+    try:
+        p = hongwu(env, "join", f"127.0.0.1:{h.port}", "--headless", "--profile", "Di", "--name", "Di", "--seat",
+                   str(ME), "--ai", "first-legal", "--fresh", "--wait", "30", "--no-user-plugins", timeout=180)
+    finally:
+        h.stop()
+    lines = p.stdout.splitlines()
+    results = [x for x in lines if x.startswith("hand ")]
+    assert "the game is over: the host deals no further hand" in lines and "not recorded" not in p.stderr
+    recs = json.loads(hongwu(env, "records", "--profile", "Di", "--ruleset", "zhaopengyou", "--json").stdout)
+    assert len(recs) == len(results) >= 2
+    assert all(r["seat"] == ME and r["seats"][ME] == "Di" for r in recs) and len({r["match_id"] for r in recs}) == 1
+    by_no = {r["hand_no"]: r for r in recs}
+    names = {11: "J", 12: "Q", 13: "K", 14: "A"}
+    for line in results:  # the levels the host sent are the levels recorded
+        no = int(line.split(":")[0].split()[1])
+        after = line.split(" -> ")[1].split(",")[0].split()
+        assert after == [names.get(v, str(v)) for v in by_no[no]["levels_after"]]
+    assert hongwu(env, "replay", str(recs[0]["id"]), "--verify").returncode == 0
+    st = json.loads(hongwu(env, "stats", "--profile", "Di", "--ruleset", "zhaopengyou", "--json").stdout)
+    assert st["hands"] == len(recs) and st["matches"] == 1
