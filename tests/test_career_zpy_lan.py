@@ -272,3 +272,121 @@ def test_headless_join_with_a_profile_records_the_match_and_stops_when_it_is_ove
     assert hongwu(env, "replay", str(recs[0]["id"]), "--verify").returncode == 0
     st = json.loads(hongwu(env, "stats", "--profile", "Di", "--ruleset", "zhaopengyou", "--json").stdout)
     assert st["hands"] == len(recs) and st["matches"] == 1
+
+
+# --- what a seat receives, and what it cannot rebuild ------------------------------------------
+def _seen_frames(hand, seat: int, seed: bool = True):
+    """The ``event`` notifications the host sends ``seat`` for the settled engine ``hand``
+    (through the host's own encoder), then the view."""
+    from net import zpy_codec
+
+    out = []
+    for i, ev in enumerate(hand.events):
+        wire = zpy_codec.event_out(ev.for_seat(seat), hand.levels, hand.buried or (),
+                                   hand.seed if seed and ev.kind == "hand_settled" else None)
+        out.append(("event", {"hand_no": hand.hand_no, "n": i, "event": wire}))
+        if i == 2:
+            out.append(("view", {"hand_no": hand.hand_no, "events": 3, "view": zpy_codec.view_out(hand.view(seat))}))
+    return out
+
+
+def _played(seed: int, pass_deals: int = 0, **options):
+    """A settled hand with random legal actions; every seat passes in the first
+    ``pass_deals`` deals (so they are redealt)."""
+    import random
+
+    from engine.ruleset import zhaopengyou
+    from engine.zhaopengyou import Pass, ZPhase, ZpyHand
+
+    h = ZpyHand.new(zhaopengyou(**options), seed)
+    rng = random.Random(seed)
+    while not h.is_over:
+        if h.phase is ZPhase.DEAL and h.deal_no <= pass_deals:
+            h.apply(Pass(h.to_act))
+        else:
+            h.apply(rng.choice(list(h.legal_actions())))
+    return h
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_the_log_rebuilds_the_hosts_hand_redeals_included(seed):
+    from engine import replay_zpy
+    from net.zpy_log import ZpyHandLog
+
+    for passes in (0, 2):
+        h = _played(seed, passes)
+        assert h.deal_no == passes + 1
+        for seat in (0, 4):
+            log = ZpyHandLog()
+            for method, params in _seen_frames(h, seat):
+                log.feed(method, params, seat)
+            got = log.rebuilt()
+            assert got is not None, log.problem
+            assert got.settlement == h.settlement and got.seed == h.seed and got.deal_no == h.deal_no
+            assert replay_zpy.dumps(got, seat=seat) == replay_zpy.dumps(h, seat=seat)
+
+
+def test_a_gap_a_late_join_a_wrong_event_or_no_seed_is_not_rebuilt():
+    from net.zpy_log import ZpyHandLog
+
+    h = _played(4)
+    frames = _seen_frames(h, 1)
+
+    def run(frames):
+        log = ZpyHandLog()
+        for method, params in frames:
+            log.feed(method, params, 1)
+        return log
+
+    gap = run(frames[:40] + frames[41:])  # one event missed (a reconnect)
+    assert gap.rebuilt() is None and "not every event" in gap.problem
+    late = run(frames[10:])  # joined mid-hand
+    assert late.rebuilt() is None and "not every event" in late.problem
+    old = run(_seen_frames(h, 1, seed=False))  # a host that does not send the seed
+    assert old.rebuilt() is None and "no seed" in old.problem
+    k = next(i for i, (m, p) in enumerate(frames) if m == "event" and p["event"]["kind"] == "cards_played")
+    bad = [(m, dict(p)) for m, p in frames]
+    ev = dict(bad[k][1]["event"])
+    ev["seat"] = (ev["seat"] + 1) % 5  # another seat's play: not the host's hand
+    bad[k][1]["event"] = ev
+    wrong = run(bad)
+    assert wrong.rebuilt() is None and wrong.problem
+
+
+def test_the_seed_reaches_a_seat_only_in_hand_settled(host):
+    """Every frame a seated client receives over a real socket during a whole hand: a
+    ``seed`` with a value appears only in the ``hand_settled`` event's settlement."""
+    import asyncio
+
+    from net.bot import Bot
+    from net.client import Client
+
+    frames: list = []
+
+    async def main() -> None:
+        client = await Client.connect("127.0.0.1", host.port, timeout=5)
+        try:
+            await client.hello("Ed", seat=ME)
+
+            class Player:
+                def act(self, view):
+                    return zpy_first_legal(view)
+
+            await Bot(client, Player(), hands=1, on_message=lambda m, p: frames.append((m, p))).run(timeout=60)
+        finally:
+            await client.close()
+
+    asyncio.run(main())
+
+    def seeds(x, path=""):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k == "seed" and v is not None:
+                    yield path + "/seed"
+                yield from seeds(v, f"{path}/{k}")
+        elif isinstance(x, list):
+            for v in x:
+                yield from seeds(v, path)
+
+    found = [(m, p.get("event", {}).get("kind"), s) for m, p in frames for s in seeds(p)]
+    assert found == [("event", "hand_settled", "/event/settlement/seed")]
