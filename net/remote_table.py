@@ -25,7 +25,10 @@ map says which (``ruleset``), views and events are decoded by :mod:`net.zpy_code
 game's), the seat count comes from the table, and for 找朋友 ``view()`` is an engine
 ``ZpyView`` (one arrives after every batch of events), ``levels()``/``totals()`` are the
 match standings and the actions ``declare``/``pass``/``call_friend`` go out as their
-requests: the interface of ``game.zpy_table.ZpyLocalTable``.
+requests: the interface of ``game.zpy_table.ZpyLocalTable``. Every 找朋友 event is also kept
+in a :class:`net.zpy_log.ZpyHandLog`, so that ``settled_zpy_hand()`` gives the last settled
+hand as an engine ``ZpyHand`` (rebuilt from them and the seed the host sends once the hand is
+over) for the client's career record.
 """
 from __future__ import annotations
 
