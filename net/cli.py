@@ -1028,6 +1028,9 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     record = getattr(hooks, "zpy_hand_settled", None) if seat is not None else None
     zpy_log = ZpyHandLog() if record is not None else None  # 找朋友: this seat's events, to record its hands
     table_key = f"{host}:{port}/{ns.table or table.get('name') or ''}"
+    if getattr(ns, "profile", None) and table.get("ruleset") != "zhaopengyou":
+        print("hongwu join: --headless records 找朋友 hands only: this 红五 table's hands are not recorded "
+              "(join with the window to record them)", file=sys.stderr, flush=True)
 
     def keep_zpy(method: str, params: dict[str, Any]) -> None:
         """Log a 找朋友 table's events; hand a settled hand, rebuilt, to the client's recorder."""

@@ -108,7 +108,7 @@ def rebuild_hand(seen: SeenHand) -> ZpyHand:
     the same replay as for a local hand). Both ways a hand may draw its first-card seat are
     tried (a match's first hand draws it from its seed). Raises :class:`RebuildError` when
     no deal reproduces every event the seat received and the host's settlement."""
-    got = [ev for ev in seen.events]
+    got = list(seen.events)
     if not got or got[-1].kind != "hand_settled":
         raise RebuildError("the hand is not settled")
     why = "no deal from the seed gives the cards this seat received"
@@ -233,17 +233,6 @@ class ZpyHandLog:
             return None
         self._rebuilt = (seen, hand)
         return hand
-
-
-def rebuilt_from(seen: SeenHand | None) -> ZpyHand | None:
-    """:func:`rebuild_hand` of ``seen`` or None (None given, or it does not rebuild)."""
-    if seen is None:
-        return None
-    try:
-        return rebuild_hand(seen)
-    except RebuildError as exc:
-        log.warning("找朋友 hand %d not rebuilt: %s", seen.hand_no, exc)
-        return None
 
 
 def seat_names(seats: Sequence[Mapping[str, Any]], n: int) -> list[str]:
