@@ -234,6 +234,7 @@ class App:
         self._lan_xray(table, self.scene.xray)
         self.scene.review_record = self._review_record
         self.scene.on_review = self.open_review
+        self.scene.on_leave = self.leave_table
         self._demo = getattr(table, "seat", None) is None
         if callable(getattr(table, "take_chats", None)) and hasattr(self.scene, "attach_chat"):
             from game.chat import ChatSession
@@ -379,13 +380,26 @@ class App:
             print(line, file=out, flush=True)
 
     def _record_zpy(self) -> None:
-        """Record the settled 找朋友 hand of a local match (``Recorder.zpy_hand_finished``, README
-        "Career"); a failure is logged, never fatal."""
-        match = getattr(self.table, "match", None)
-        if match is None:  # a LAN table: the host keeps the match
-            return
+        """Record the settled 找朋友 hand (README "Career"): of a local match with
+        ``Recorder.zpy_hand_finished``; at a LAN table, where the host keeps the match, the hand
+        the client rebuilt from what it received (``RemoteTable.settled_zpy_hand``) with
+        ``Recorder.zpy_lan_hand_finished`` at the client's seat. A failure is logged, never fatal."""
+        table, rec = self.table, self.options.recorder
+        match = getattr(table, "match", None)
         try:
-            self.options.recorder.zpy_hand_finished(match, list(getattr(self.table, "kinds", []) or []))
+            if match is not None:
+                rec.zpy_hand_finished(match, list(getattr(table, "kinds", []) or []))
+                return
+            rebuilt = getattr(table, "settled_zpy_hand", None)
+            seat = getattr(table, "seat", None)
+            if not callable(rebuilt) or seat is None:  # watching: nothing of ours to record
+                return
+            hand = rebuilt()
+            if hand is None:
+                log.warning("找朋友 hand not recorded: %s", getattr(table, "zpy_problem", "") or "not rebuilt")
+                return
+            names = [str(x).replace(" [auto]", "").replace(" [offline]", "") for x in table.names]
+            rec.zpy_lan_hand_finished(hand, names, seat, str(getattr(table, "table_key", "")))
         except Exception:  # e.g. a full disk: the game goes on
             log.exception("could not record the 找朋友 hand")
 
@@ -901,6 +915,16 @@ class App:
             self.options.recorder = self.career.recorder_for(0)  # our own hands, as seen (a staked host sends its coins)
         self._open_table(table, chat=chat)
         self._lan = lan
+
+    def leave_table(self) -> None:
+        """Leave the table for the main menu: the connection to a LAN host closes (a match
+        that is over there deals no further hand), a local game ends. With ``--hands`` (a
+        scripted run) the app finishes instead."""
+        self.close_session()
+        if self.options.hands is not None:
+            self.running = False
+            return
+        self.show_menu()
 
     def close_session(self) -> None:
         """Close the open game (and a LAN host started from the menu), if any."""

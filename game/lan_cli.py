@@ -130,10 +130,21 @@ def _remote_app_class() -> Any:
     return RemoteApp
 
 
+# ============================================================================ headless 找朋友
+def _record_zpy_hand(ns: argparse.Namespace, hand: Any, names: list[str], seat: int, table_key: str) -> None:
+    """``hongwu join --headless --profile NAME`` at a 找朋友 table: record the hand its seat
+    played (rebuilt by :mod:`net.zpy_log`) with ``Recorder.zpy_lan_hand_finished``, as the
+    window does. Without ``--profile`` nothing is recorded."""
+    rec = getattr(ns, "career_recorder", None)
+    if rec is not None:
+        rec.zpy_lan_hand_finished(hand, names, seat, table_key)
+
+
 # ============================================================================ wiring
 #: the pygame client's :class:`net.cli.ClientHooks`
 HOOKS = net_cli.ClientHooks(host_window=_host_window, join_window=_play_window,
-                            saved_house_rules=_saved_house_rules, plays_zhaopengyou=True)
+                            saved_house_rules=_saved_house_rules, plays_zhaopengyou=True,
+                            zpy_hand_settled=_record_zpy_hand)
 
 
 def add_host_parser(subparsers: Any) -> argparse.ArgumentParser:

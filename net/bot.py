@@ -139,6 +139,12 @@ class Bot:
         if self._inflight:
             await asyncio.wait(self._inflight, timeout=10)
 
+    def stop(self) -> None:
+        """End :meth:`run` after the notification being handled (e.g. a 找朋友 game that is
+        over: the host deals no further hand). Does nothing outside :meth:`run`."""
+        if self._finished is not None and not self._finished.done():
+            self._finished.set_result(None)
+
     def _check_finished(self) -> None:
         if self.hands is not None and self.hands_done >= self.hands \
                 and not self._finished.done():

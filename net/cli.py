@@ -50,13 +50,17 @@ class ClientHooks:
     exit code; ``saved_house_rules()`` gives the house rules a windowed host uses without
     ``--rule`` (``{RuleOptions name: value}``); ``plays_zhaopengyou``: the windows can sit at
     a 找朋友 table (PROTOCOL.md section 14), else ``hongwu host --ruleset zhaopengyou`` needs
-    ``--headless``.
+    ``--headless``. ``zpy_hand_settled(ns, hand, names, seat, table_key)`` (optional) is
+    called by ``hongwu join --headless`` at a 找朋友 table with every hand its seat played,
+    once settled and rebuilt (an engine ``ZpyHand``, :mod:`net.zpy_log`), the seat names and
+    which table (``"host:port/name"``): the client records it for ``--profile``.
     """
 
     host_window: Callable[["BackgroundHost", int, argparse.Namespace], int]
     join_window: Callable[[Any, argparse.Namespace], int]
     saved_house_rules: Callable[[], dict[str, Any]]
     plays_zhaopengyou: bool = False
+    zpy_hand_settled: Callable[[argparse.Namespace, Any, list[str], int, str], None] | None = None
 
 
 def _hooks(ns: argparse.Namespace) -> ClientHooks | None:
@@ -959,12 +963,14 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
     from .ai import AIProvider
     from .bot import Bot, NoHandStarted
     from .client import Client, ConnectionClosed, RemoteError, should_reconnect
+    from .zpy_log import ZpyHandLog, seat_names
 
     async def hello(tok: str | None) -> Client:
         client = await Client.connect(host, port)
         try:
             await client.hello(name, token=tok, seat=ns.seat, observer=ns.observe,
-                               table=ns.table, host_key=ns.host_key)
+                               table=ns.table, host_key=ns.host_key,
+                               title=getattr(ns, "career_title", None))  # hongwu join --profile
         except BaseException:
             await client.close()
             raise
@@ -1028,9 +1034,39 @@ async def _join_headless(ns: argparse.Namespace, host: str, port: int, name: str
             log.info("snapshot after --fill failed: %r", exc)
     report_missing("waiting for the first hand; missing: ")
 
+    hooks = _hooks(ns)
+    record = getattr(hooks, "zpy_hand_settled", None) if seat is not None else None
+    zpy_log = ZpyHandLog() if record is not None else None  # 找朋友: this seat's events, to record its hands
+    table_key = f"{host}:{port}/{ns.table or table.get('name') or ''}"
+    if getattr(ns, "profile", None) and table.get("ruleset") != "zhaopengyou":
+        print("hongwu join: --headless records 找朋友 hands only: this 红五 table's hands are not recorded "
+              "(join with the window to record them)", file=sys.stderr, flush=True)
+
+    def keep_zpy(method: str, params: dict[str, Any]) -> None:
+        """Log a 找朋友 table's events; hand a settled hand, rebuilt, to the client's recorder."""
+        if zpy_log is None or table.get("ruleset") != "zhaopengyou" or method not in ("event", "view"):
+            return
+        zpy_log.feed(method, params, seat)
+        if method == "event" and params["event"].get("kind") == "hand_settled":
+            hand = zpy_log.rebuilt()
+            if hand is None:
+                print(f"hongwu join: hand {params['hand_no']} not recorded: {zpy_log.problem}", file=sys.stderr,
+                      flush=True)
+                return
+            try:
+                assert record is not None and seat is not None
+                record(ns, hand, seat_names(table.get("seats") or [], len(hand.levels)), seat, table_key)
+            except Exception as exc:  # e.g. a full disk: the game goes on
+                log.exception("recording the 找朋友 hand failed")
+                print(f"hongwu join: hand {params['hand_no']} not recorded: {exc}", file=sys.stderr, flush=True)
+
     def show(method: str, params: dict[str, Any]) -> None:
+        keep_zpy(method, params)
         if method == "event" and params["event"]["kind"] == "hand_settled":
             print(result_line(params["hand_no"], params["event"]["settlement"]), flush=True)
+            if (params["event"]["settlement"] or {}).get("game_over"):  # 找朋友: no further hand
+                print("the game is over: the host deals no further hand", flush=True)
+                bot.stop()
             coins = params["event"]["settlement"].get("coins")  # a staked table (RULES.md §12)
             if isinstance(coins, list):
                 print(f"coins after hand {params['hand_no']}: [{','.join(f'{c:+,}' for c in coins)}]",

@@ -312,6 +312,8 @@ STRUCTS: dict[str, dict[str, Field]] = {
         "game_winners": F("[int]", "the winning seats once over, else empty"),
         "alone": F("bool", "the dealer played one against four"),
         "kitty": F("[card]", "the buried cards (public once settled)"),
+        "seed": F("int", "the hand's deal seed, in hand_settled only (version 3, optional): with the "
+                  "events a seat received it re-deals and replays the whole hand", required=False),
     },
     "Declaration": {
         "seat": F("int", "who showed the cards"),

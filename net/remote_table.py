@@ -26,7 +26,10 @@ map says which (``ruleset``), views and events are decoded by :mod:`net.zpy_code
 game's), the seat count comes from the table, and for 找朋友 ``view()`` is an engine
 ``ZpyView`` (one arrives after every batch of events), ``levels()``/``totals()`` are the
 match standings and the actions ``declare``/``pass``/``call_friend`` go out as their
-requests: the interface of ``game.zpy_table.ZpyLocalTable``.
+requests: the interface of ``game.zpy_table.ZpyLocalTable``. Every 找朋友 event is also kept
+in a :class:`net.zpy_log.ZpyHandLog`, so that ``settled_zpy_hand()`` gives the last settled
+hand as an engine ``ZpyHand`` (rebuilt from them and the seed the host sends once the hand is
+over) for the client's career record.
 """
 from __future__ import annotations
 
@@ -43,6 +46,7 @@ from engine.events import Event
 from . import codec, zpy_codec
 from .client import Backoff, Client, ConnectionClosed, RemoteError, should_reconnect
 from .viewsync import ViewTracker
+from .zpy_log import ZpyHandLog
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +108,7 @@ class RemoteTable:
         self._xray_wanted = False  # X-ray asked for (sent again after a reconnect)
         self._reasoning: dict[int, tuple[int, tuple]] = {}  # seat -> (hand_no, Reasoning...)
         self._coins: dict[int, tuple[int, ...]] = {}  # hand_no -> the host's coins (staked table)
+        self._zpy_log = ZpyHandLog()  # a 找朋友 table: this seat's events of the hand (net.zpy_log)
         self.table: dict[str, Any] = {}
         self.turn: dict[str, Any] | None = None
         self._turn_at = time.monotonic()  # when ``turn`` arrived (its timeout counts from then)
@@ -228,6 +233,8 @@ class RemoteTable:
                 self._keep_coins(params["hand_no"], params["event"].get("settlement"))
                 ev = zpy_codec.any_event_in(params["event"])
                 with self._lock:
+                    if self.is_zhaopengyou:
+                        self._zpy_log.feed(method, params, self.seat)
                     self._pending.append((params["n"], ev))
                     self._views.on_event(params["hand_no"], params["n"], ev)
                     self._release()
@@ -241,6 +248,8 @@ class RemoteTable:
             elif method == "view":
                 with self._lock:
                     self._set_view(params["hand_no"], params["events"], params["view"])
+                    if self.is_zhaopengyou:
+                        self._zpy_log.feed(method, params, self.seat)
             elif method == "table":
                 with self._lock:
                     self.table = params["table"]
@@ -315,6 +324,8 @@ class RemoteTable:
         """Install a full wire view (unless the tracker already holds a newer state) and
         release the events it reflects (lock held)."""
         self._keep_coins(hand_no, wire_view.get("settlement"))
+        if zpy_codec.is_zpy_view(wire_view):
+            self._zpy_log.view(hand_no, wire_view)
         if resync:
             self._pending = []
         self._views.on_view(hand_no, events, wire_view)
@@ -537,6 +548,25 @@ class RemoteTable:
         if lv:
             return tuple(lv)
         return tuple((self.table.get("match") or {}).get("levels") or ())
+
+    def settled_zpy_hand(self) -> Any:
+        """找朋友: the last hand settled at this table as the host played it, an engine
+        ``ZpyHand`` with its seed, rebuilt from the events this seat received and the seed the
+        host sends once the hand is over (:mod:`net.zpy_log`; PROTOCOL.md section 14); None
+        before one settled, at a 红五 table, for a hand joined late or with events missed in a
+        reconnect, or from an older host (:attr:`zpy_problem` says why)."""
+        with self._lock:
+            return self._zpy_log.rebuilt() if self.is_zhaopengyou else None
+
+    @property
+    def zpy_problem(self) -> str:
+        """Why the last settled 找朋友 hand cannot be rebuilt ("" when it can)."""
+        return self._zpy_log.problem
+
+    @property
+    def table_key(self) -> str:
+        """``host:port/table``: which table this is (a 找朋友 match's hands share it)."""
+        return f"{self.host}:{self.port}/{self.table.get('name') or ''}"
 
     @property
     def match_over(self) -> bool:

@@ -8,7 +8,9 @@ the 找朋友 events (``card_dealt``, ``declared``, ``passed``, ``redealt``, ``k
 ``hand_settled``) ``Event`` maps, and the actions ``declare``/``pass``/``call_friend`` (plus
 红五's ``bury``/``play``) requests. Only the fields of the schemas in :mod:`net.protocol` are
 written; the engine events are already filtered with ``for_seat`` by the caller, so a card a
-seat may not see is never at hand here (the hand seed is never written either).
+seat may not see is never at hand here. The hand's seed is written once only, in the
+``hand_settled`` event's settlement when the hand is over (:func:`settlement_out`); never in
+``hand_started`` or a view.
 
 Decoding rebuilds real engine objects so that a client can ask the engine
 (``view.play_options()``, ``view.friend_calls()``) exactly as a local game does.
@@ -60,13 +62,17 @@ def ruleset_in(options: Mapping[str, Any]) -> RuleSet:
 
 # ------------------------------------------------------------------------------ settlement
 def settlement_out(s: ZpySettlement | None, levels_before: Any = (),
-                   kitty: Any = ()) -> dict[str, Any] | None:
+                   kitty: Any = (), seed: int | None = None) -> dict[str, Any] | None:
     """ZpySettlement -> ``ZpySettlement`` map (None stays None). ``levels_before`` (the five
     level ranks the hand was played at) and ``kitty`` (the buried cards, public once settled)
-    come from the hand (找朋友 spec §8-§10)."""
+    come from the hand (找朋友 spec §8-§10). ``seed``: the hand's deal seed, written only when
+    given (the host's ``hand_settled`` event: the hand is over, so its deals are no secret any
+    more; the match seed the next hands come from is never sent). With it a client re-deals
+    the hand and replays it from the events it received (:mod:`net.zpy_log`, PROTOCOL.md
+    section 14)."""
     if s is None:
         return None
-    return {
+    out = {
         "dealer_side": list(s.dealer_side), "catchers": list(s.catchers),
         "eligible": list(s.eligible), "kitty_points": s.kitty_points,
         "multiplier": s.multiplier, "catcher_points": s.catcher_points, "winner": s.winner,
@@ -75,6 +81,9 @@ def settlement_out(s: ZpySettlement | None, levels_before: Any = (),
         "game_winners": list(s.game_winners), "alone": bool(s.alone),
         "kitty": cards_out(kitty) or [],
     }
+    if seed is not None:
+        out["seed"] = int(seed)
+    return out
 
 
 def settlement_in(d: Mapping[str, Any] | None) -> ZpySettlement | None:
@@ -95,10 +104,10 @@ def settlement_in(d: Mapping[str, Any] | None) -> ZpySettlement | None:
 _CARD_FIELDS = {"cards", "attempted", "forced"}
 
 
-def event_out(ev: Event, levels_before: Any = (), kitty: Any = ()) -> dict[str, Any]:
+def event_out(ev: Event, levels_before: Any = (), kitty: Any = (), seed: int | None = None) -> dict[str, Any]:
     """A 找朋友 hand's event (already filtered with ``for_seat``) -> ``Event`` map; only the
-    fields of :data:`net.protocol.EVENTS` for its kind. ``levels_before``/``kitty``: for
-    ``hand_settled`` (see :func:`settlement_out`). KeyError for an unknown kind."""
+    fields of :data:`net.protocol.EVENTS` for its kind. ``levels_before``/``kitty``/``seed``:
+    for ``hand_settled`` (see :func:`settlement_out`). KeyError for an unknown kind."""
     schema = EVENTS[ev.kind]
     out: dict[str, Any] = {"kind": ev.kind}
     for name in schema:
@@ -112,7 +121,7 @@ def event_out(ev: Event, levels_before: Any = (), kitty: Any = ()) -> dict[str, 
         elif name == "red_fives":
             value = [list(p) for p in value]
         elif name == "settlement":
-            value = settlement_out(value, levels_before, kitty)
+            value = settlement_out(value, levels_before, kitty, seed)
         out[name] = value
     return out
 

@@ -25,6 +25,9 @@ tokens, reconnect grace, auto-play 托管, observers, chat, limits) is the Room'
   opens the polled seat's window (its AI acts, or its timer starts). While cards are still
   being sent nobody is to act (``turn.seat`` nil) and an action is refused NOT_YOUR_TURN, so
   every seat sees the same cards at the same time and its window is a real one.
+- **The seed after the hand**: the hand's seed goes out once the hand is over, in the ``hand_settled`` settlement (``seed``), so that a
+  client can re-deal and record the hand it played (:mod:`net.zpy_log`); the match seed
+  the next hands come from never leaves the host.
 - **Scores**: a seat's ``score`` is the levels it gained at this table; the ``Table`` map
   carries ``ruleset`` and the ``Match`` standings; no hand is dealt once the game is over.
 """
@@ -115,8 +118,9 @@ class ZpyRoom(Room):
 
     def _event_wire(self, ev: Any) -> dict[str, Any]:  # type: ignore[override]
         g = self.game
+        seed = g.seed if g is not None and ev.kind == "hand_settled" else None  # the hand is over
         return zpy_codec.event_out(ev, g.levels if g is not None else (),
-                                   (g.buried if g is not None else ()) or ())
+                                   (g.buried if g is not None else ()) or (), seed)
 
     def _view_wire(self, view: Any) -> dict[str, Any]:
         return zpy_codec.view_out(view, self.tricks_wire())

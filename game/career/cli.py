@@ -408,11 +408,12 @@ def recorder_for_play(ns: argparse.Namespace) -> tuple[Any, str | None, int]:
 # --- hongwu join --profile -------------------------------------------------------------------
 def add_join_profile(p: argparse.ArgumentParser, command: str = "join") -> argparse.ArgumentParser:
     """Add ``--profile NAME`` to ``hongwu join`` or (``command="host"``) ``hongwu host``
-    (window only): the window's seat plays as that profile (its title on every plate) and its
-    hands are recorded for it, from what the client saw, with the coins the host clamped at a
-    staked table (RULES.md §12). For ``host`` the player name defaults to the profile's (the
-    host keys its coin caps by name). The run function is wrapped so an unknown profile is
-    refused (exit 2) before anything starts."""
+    (the host's window only): the seat plays as that profile (its title on every plate) and
+    its hands are recorded for it, from what the client saw, with the coins the host clamped
+    at a staked table (RULES.md §12). ``hongwu join --headless --profile`` records the
+    找朋友 hands its seat plays (a headless 红五 join records none). For ``host`` the player
+    name defaults to the profile's (the host keys its coin caps by name). The run function
+    is wrapped so an unknown profile is refused (exit 2) before anything starts."""
     p.add_argument("--profile", default=None, metavar="NAME",
                    help="play and record the hands of the window's seat as this profile "
                         "(README \"Career\")")
@@ -424,7 +425,7 @@ def add_join_profile(p: argparse.ArgumentParser, command: str = "join") -> argpa
         if ns.profile is not None and command == "host" and getattr(ns, "headless", False):
             print("hongwu host: --profile is for the host's window (a headless host has no seat "
                   "of its own); ignored", file=sys.stderr)
-        if ns.profile is None or getattr(ns, "headless", False):
+        if ns.profile is None or (command == "host" and getattr(ns, "headless", False)):
             return inner(ns)
         store = _open(command)
         try:

@@ -74,6 +74,7 @@ class Recorder:
         self._last_game: Any = None  # the game recorded last (kept, so it is never recorded twice)
         self._zpy_last: Any = None  # the 找朋友 hand recorded last
         self._zpy_match: tuple[Any, str] | None = None  # (the match object, its id)
+        self._zpy_lan: tuple[str, int, str] | None = None  # a LAN match: (table key, last hand_no, its id)
         self.last_zpy: ZpyRecorded | None = None
 
     def refusal(self) -> StartRefusal | None:
@@ -195,15 +196,55 @@ class Recorder:
         self._zpy_last = hand
         return self.record_zpy_hand(hand, seats, match_id)
 
-    def record_zpy_hand(self, hand: Any, seats: list[str] | None, match_id: str) -> ZpyRecorded:
+    def zpy_lan_hand_finished(self, hand: Any, seats: list[str] | None, seat: int,
+                              table_key: str) -> ZpyRecorded | None:
+        """Record a 找朋友 hand played at a LAN table: ``hand`` is the settled engine hand the
+        client rebuilt (``net.remote_table.RemoteTable.settled_zpy_hand``, :mod:`net.zpy_log`),
+        ``seat`` the profile's seat there, ``seats`` the names at the table, ``table_key``
+        which table (``"host:port/name"``). The hands of one LAN match share a match id: a new
+        one when the table changes or its hand numbers start again; the first hand this
+        recorder sees continues the profile's latest 找朋友 match when that one is the hand
+        before at the same seat with the same levels (a client restarted mid-match). Returns
+        what it did, or None when ``hand`` is None, not settled, or was recorded already."""
+        if hand is None or hand.settlement is None:
+            return None
+        last = self._zpy_lan
+        if last is not None and last[0] == table_key and last[1] == hand.hand_no:
+            return None
+        if last is not None and last[0] == table_key and hand.hand_no > last[1]:
+            match_id = last[2]
+        else:
+            match_id = self._continued_match(hand, seat) or new_match_id(self.clock)
+        self._zpy_lan = (table_key, hand.hand_no, match_id)
+        return self.record_zpy_hand(hand, seats, match_id, seat=seat)
+
+    def _continued_match(self, hand: Any, seat: int) -> str | None:
+        """The id of the profile's latest 找朋友 match when ``hand`` follows on from its last
+        hand (next hand number, same seat, levels carried on, game not over), else None."""
+        import json
+
+        row = self.store.conn.execute(
+            "SELECT z.match_id, z.hand_no, z.levels_after, z.game_over, r.seat FROM zpy_hands z"
+            " JOIN records r ON r.id = z.record_id WHERE z.profile_id = ? ORDER BY z.record_id DESC LIMIT 1",
+            (self.profile.id,)).fetchone()
+        if row is None or hand.hand_no <= 1:
+            return None
+        match_id, hand_no, after, over, was = row
+        if over or was != seat or hand_no != hand.hand_no - 1 or json.loads(after) != list(hand.levels):
+            return None
+        return str(match_id)
+
+    def record_zpy_hand(self, hand: Any, seats: list[str] | None, match_id: str,
+                        seat: int | None = None) -> ZpyRecorded:
         """Record a settled 找朋友 ``hand`` (:class:`engine.zhaopengyou.ZpyHand`) of match
-        ``match_id`` with seat names ``seats``. Raises ValueError when it is not settled."""
+        ``match_id`` with seat names ``seats``, the profile at ``seat`` (default
+        :attr:`seat`). Raises ValueError when it is not settled."""
         st = hand.settlement
         if st is None:
             raise ValueError("only a settled hand can be recorded")
         n = hand.ruleset.players
         names = [str(x) for x in (seats or [])][:n] + [f"seat {i}" for i in range(len(seats or []), n)]
-        me = self.seat
+        me = self.seat if seat is None else seat
         names[me] = self.profile.name
         now = self.clock()
         when = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(now))

@@ -117,6 +117,9 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         self.toolbar_items = toolbar_items or (lambda: [])
         self.on_toolbar = on_toolbar
         self.on_escape = on_escape
+        #: called by the Leave to menu button of a LAN 找朋友 table whose match is over (the app's
+        #: ``leave_table``); None: the button is not offered
+        self.on_leave: Callable[[], None] | None = None
         self.renderer = CardRenderer()
         self.hand = HandView()
         self.panels: dict[str, Panel] = {
@@ -330,6 +333,11 @@ class TableScene(TableInput, TableMotion, TableModel, TableDraw, TableButtons, T
         """The Next hand button (or the demo timer): hand over to the app."""
         if self.on_next_hand is not None:
             self.on_next_hand()
+
+    def request_leave(self) -> None:
+        """The Leave to menu button (a LAN 找朋友 match that is over): hand over to the app."""
+        if self.on_leave is not None:
+            self.on_leave()
 
     # -- helpers (hint, auto-play, last trick, skip) ----------------------------------------------
     def hint(self) -> Any | None:

@@ -229,23 +229,43 @@ class FriendPanel(Panel):
                   max_width=box.w - 2 * lay.margin)
 
 
+def lan_match_over(scene: Any, view: Any) -> bool:
+    """True when ``view``'s settled hand ended the game at a table hosted elsewhere (LAN): a
+    table without a ``match`` of its own, whose host deals no further hand."""
+    s = getattr(view, "settlement", None)
+    table = getattr(scene, "table", None)
+    return bool(s is not None and s.game_over and table is not None and getattr(table, "match", None) is None
+                and hasattr(table, "match_over"))
+
+
 class ZpySettlePanel(Panel):
     """The 找朋友 settlement overlay: who won, the catchers' points against the threshold, the
-    kitty and its multiplier, every seat's side and level before → after; Next hand."""
+    kitty and its multiplier, every seat's side and level before → after; Next hand. Once the
+    game is over: New match at a local table (the same seats from level 2); at a LAN table,
+    whose host deals no further hand, "Match over" with the final standings and Leave to menu
+    (mouse, touch, or Enter: the button is the primary one)."""
 
     def buttons(self, view: Any) -> list[Button]:
-        """Next hand (or New match once the game is over) at the bottom of the overlay."""
+        """Next hand, New match (local, game over) or Leave to menu (LAN, match over) at the
+        bottom of the overlay."""
         if view.settlement is None or not self.scene.show_settlement:
             return []
         lay = self.scene.layout
-        label = _("New match") if view.settlement.game_over else _("Next hand")
+        key = "next"
+        if lan_match_over(self.scene, view) and getattr(self.scene, "on_leave", None) is not None:
+            key, label = "leave", _("Leave to menu")
+        else:
+            label = _("New match") if view.settlement.game_over else _("Next hand")
         w = button_width(label, lay.font_size, round(lay.button_h * 4))
         r = pygame.Rect(0, 0, w, lay.button_h)
         r.midbottom = (lay.overlay.centerx, lay.overlay.bottom - lay.margin * 2)
-        return [Button("next", r, label, style="primary")]
+        return [Button(key, r, label, style="primary")]
 
     def on_button(self, button: Button, view: Any) -> None:
-        """Ask the app for the next hand."""
+        """Ask the app for the next hand (or, match over at a LAN table, to leave it)."""
+        if button.key == "leave":
+            self.scene.request_leave()
+            return
         self.scene.request_next_hand()
 
     def draw(self, surf: pygame.Surface, view: Any) -> None:
@@ -263,6 +283,9 @@ class ZpySettlePanel(Panel):
         dealer_won = s.winner == "dealer"
         mine = me is not None and ((me in s.dealer_side) == dealer_won)
         head = _("The dealer's side wins") if dealer_won else _("The catchers win")
+        over = lan_match_over(self.scene, view)
+        if over:  # the host deals no further hand: this overlay is the match's end
+            head = _("Match over") + " · " + head
         y = box.y + m
         draw_text(surf, head, round(fs * 1.3), WIN if mine or me is None else ERROR, (box.centerx, y),
                   anchor="midtop", bold=True, max_width=box.w - 2 * m)
@@ -301,7 +324,7 @@ class ZpySettlePanel(Panel):
         ty = max(ly, ry) + lay.margin // 2
         w = box.w - 2 * m
         cols = [left_x, left_x + round(w * 0.45), left_x + round(w * 0.68)]
-        for x, h in zip(cols, (_("Player"), _("Side"), _("Level"))):
+        for x, h in zip(cols, (_("Player"), _("Side"), _("Final standings") if over else _("Level"))):
             draw_text(surf, h, ss, MUTED, (x, ty), max_width=w // 4)
         ty += line
         before = view.levels
