@@ -71,6 +71,16 @@ advantage over that choice, in standard errors (the same sampled worlds for both
 BURY_CANDIDATES = 6
 """Buries compared per bury decision."""
 
+BURY_THINK_SCALE = 5.0
+"""The bury (one decision a hand, the dealer's) thinks this many times ``think_ms`` (at most
+half the seat's budget): it compares several candidates, and the bid and the trump, which
+used to search too, now take no search time at all (the learned model)."""
+
+BURY_PLAYOUT = "fast"
+"""How a bury's sampled deals are played out: ``"basic"`` (a ``basic`` AI on every seat, no
+seat seeing another's cards, :func:`.expert_bid.basic_play_out`) or ``"fast"`` (the fast
+full-sight play-outs of :func:`.simulate.play_out`)."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
@@ -342,13 +352,33 @@ class ExpertAI:
         # the hand before the kitty was taken is the hand minus the kitty
         dealt = list((Counter(view.hand) - Counter(view.kitty or ())).elements())
 
-        def step(_: int) -> None:
+        deadline = time.perf_counter() + min(self.think_s * BURY_THINK_SCALE, 0.5 * self._settings.budget_s)
+
+        def late() -> bool:
+            return self.samples is None and time.perf_counter() >= deadline
+
+        i = 0
+        while (i < self.samples) if self.samples is not None else not late():
+            i += 1
             hands, kitty = sample_deal_as_dealer(dealt, rs, self.rng, me, view.kitty)
             base = game_for_dealer(hands, kitty, rs, me, view.bid)
             base.apply(ChooseTrump(me, view.trump))
-            rows.append(self._outcomes(base, [Bury(me, cand) for cand in cands], me))
-
-        self._loop(step)
+            seed = self.rng.getrandbits(32)  # the same play-out seed for every candidate
+            row, detail = [], []
+            for cand in cands:
+                if late():  # out of time: the unfinished sample is dropped
+                    return rows
+                g = base.clone()
+                g.apply(Bury(me, cand))
+                if BURY_PLAYOUT == "basic":
+                    expert_bid.basic_play_out(g, seed)
+                else:
+                    play_out(g, random.Random(seed))
+                row.append(utility(g, me))
+                detail.append((float(g.settlement.game_points[me]), dealer_points(g)))
+            if self._detail is not None:
+                self._detail.append(detail)
+            rows.append(row)
         return rows
 
 
