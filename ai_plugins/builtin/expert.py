@@ -48,7 +48,7 @@ from .simulate import (
     sample_world, utility,
 )
 
-VERSION = "1.0"
+VERSION = "1.1"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
