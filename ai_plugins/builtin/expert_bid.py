@@ -66,12 +66,13 @@ FORCED_PASS_VALUE = 1.0
 """The seat's expected game points when it passes and the first bidder, a rival who passed,
 must deal at the minimum bid."""
 
-PLAY_BONUS = {2: 10.0, 3: 0.0}
-"""Card points added to the model's mean per deck count: the expert plays a hand better than
-the ``basic`` play-outs the model was fitted on. Measured at ``--think-ms 100`` against
-``basic`` (seed 2026): as dealer, the expert took 8.6 (63 hands, bonus 0) and 12.4 (89 hands,
-bonus 8) card points more than the model predicts with two decks (standard error about 3),
-and 0.9 more with three (34 hands, standard error about 6)."""
+PLAY_BONUS = {2: 0.0, 3: 0.0}
+"""Card points added to the model's mean per deck count, for an expert that plays a hand better
+than the ``basic`` play-outs the model was fitted on. As dealer at ``--think-ms 100`` against
+``basic`` (seed 2026) the expert took 8.6 (63 hands) and 12.4 (89 hands) card points more than
+the model predicts with two decks, 0.9 with three (34 hands); but a bonus of 10 with two decks
+made it deal too often and lose game points in the arena (seeds 4242 and 777, README "Arena
+results"), so none is added."""
 
 RIVAL_EXCESS = 8.0
 """Card points a rival's hand is taken to be worth above its highest bid (an AI bids the
