@@ -26,7 +26,7 @@ from engine.state import Bid, Bury, ChooseTrump, Phase, Play
 from .base import AISettings
 from .builtin.expert import MAX_CANDIDATES, ExpertAI
 
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2
 """Bumped when the method changes (part of the cache key)."""
 
 DEFAULT_SAMPLES = 16

@@ -4,20 +4,23 @@ Every decision is made by sampling the hidden cards many times (consistent with 
 has seen: hand sizes, played and buried cards, voids shown by others, see
 :func:`.simulate.sample_world`), trying each candidate in every sample, playing the rest of the
 hand out with a fast policy (:func:`.simulate.rollout_action`), and keeping the candidate with
-the best mean result for the seat (game points, ties broken by the dealer final). The same
+the best mean result for the seat (game points, ties broken by the dealer final); the bid and
+the trump use a learned evaluation instead (no play-outs). The same
 samples are used for all candidates of a decision, so that they are compared on equal cards.
 
 - **play**: candidates are the ``basic`` AI's best few plays (``ranked_plays``) — at most
   :data:`MAX_CANDIDATES`; a forced play is returned at once. The search overrules ``basic``'s
   first choice only when the paired play-outs favour another by :data:`CONFIDENCE` standard
   errors (:func:`pick`), so few samples never make it worse than its prior by noise alone.
-- **bid**: the seat pretends to be dealer in sampled deals (the other hands and the kitty at
-  random), names each promising trump, buries with ``basic`` and plays out; the card points
-  it takes give, for every legal bid, the mean game points as dealer; it bids the cheapest
-  amount whose mean exceeds :data:`BID_MARGIN`, else passes.
-- **trump**: ``basic``'s suit unless the sampled play-outs clearly favour another (:func:`pick`).
-- **bury**: a few candidate buries (``basic``'s first, and ones that empty each short side
-  suit), each played out in sampled worlds; :func:`pick` chooses.
+- **bid**: a learned hand evaluation (:mod:`.expert_bid`: features of the dealt hand for
+  each suit, a linear model of the mean and spread of the dealer's card points fitted on
+  deals played out by ``basic``, ``tools/train_bid_model.py``) gives the expected game points
+  as dealer at each legal bid under the band table; the rivals' bids lower the estimate (the
+  defence is stronger); it bids the cheapest amount that beats passing, else passes.
+- **trump**: the suit with the best predicted card points (the same model).
+- **bury**: a few candidate buries (``basic``'s first, then ones that empty short side suits
+  and keep trumps, pairs and points, :func:`.expert_bid.bury_candidates`), each played out in
+  sampled worlds; :func:`pick` chooses.
 - **找朋友** (five seats, the unknown friend): every decision goes to
   :class:`.expert_zpy.ZpyExpert`, the same search on 找朋友 worlds (:mod:`.simulate_zpy`).
 
@@ -34,19 +37,18 @@ from collections import Counter
 from typing import Any, Callable, Sequence
 
 from engine.cards import Card
-from engine.order import TRUMP_INDEX
 from engine.state import Bury, ChooseTrump, Play
 
 from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
+from . import expert_bid
 from .basic import BasicAI, hand_strength, keep_value
-from .knowledge import RED_FIVE_ID
 from .simulate import (
     dealer_game_points, dealer_points, game_for_dealer, play_out, sample_deal_as_dealer,
     sample_world, utility,
 )
 
-VERSION = "1.0"
+VERSION = "1.1"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -66,12 +68,22 @@ CONFIDENCE = 1.0
 """How sure the search must be before it overrules ``basic``'s first choice: the paired mean
 advantage over that choice, in standard errors (the same sampled worlds for both)."""
 
+BURY_CANDIDATES = 6
+"""Buries compared per bury decision."""
+
+BURY_THINK_SCALE = 5.0
+"""The bury (one decision a hand, the dealer's) thinks this many times ``think_ms`` (at most
+half the seat's budget): it compares several candidates, and the bid and the trump, which
+used to search too, now take no search time at all (the learned model)."""
+
+BURY_PLAYOUT = "fast"
+"""How a bury's sampled deals are played out: ``"basic"`` (a ``basic`` AI on every seat, no
+seat seeing another's cards, :func:`.expert_bid.basic_play_out`) or ``"fast"`` (the fast
+full-sight play-outs of :func:`.simulate.play_out`)."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
-BID_MARGIN = 1.0
-"""Mean game points as dealer a bid must promise in sampled deals (a cushion against the
-play-outs' optimism)."""
 
 
 def _action_text(action: Any) -> str:
@@ -228,9 +240,10 @@ class ExpertAI:
 
         ``kind``: ``"play"`` (``cands`` card tuples; ``view`` in the play phase), ``"bury"``
         (card tuples; the dealer's bury view), ``"trump"`` (suit letters; the trump view) or
-        ``"bid"`` (amounts, 0 = pass; the auction view: an amount is valued as the seat's mean
-        game points as dealer with its best suit, calibrated like :meth:`choose_bid`; a pass is
-        valued :data:`BID_MARGIN`, the cushion the bid rule asks for, with ``points`` None).
+        ``"bid"`` (amounts, 0 = pass; the auction view: an amount is valued as the seat's
+        expected game points as dealer with its best suit by the learned model of
+        :mod:`.expert_bid`, as :meth:`choose_bid` does, ``n`` 1; a pass is valued at what the
+        bid rule asks a bid to beat, with ``points`` None).
         The sample count is ``options["samples"]`` when set (fix it for reproducible numbers).
         Returns one dict a candidate, in the order given: ``{"gp": mean game points for the
         seat, "points": mean card points the dealer takes (kitty included when it counts),
@@ -241,13 +254,11 @@ class ExpertAI:
             out = self._dealer_outcomes(view, list(cands))
             return [{"gp": self._calibrated_gp(rs, out[s], view.bid),
                      "points": statistics.fmean(out[s]), "n": len(out[s])} for s in cands]
-        if kind == "bid":  # each amount as dealer with the best suit; a pass is the margin
-            out = self._dealer_outcomes(view, self._promising_suits(view.hand))
-            best = max(out.values(), key=lambda pts: statistics.fmean(pts))
-            a, b = ROLLOUT_CALIBRATION.get(rs.decks, (0.0, 1.0))
-            pts = statistics.fmean(a + b * p for p in best)
-            return [{"gp": self._calibrated_gp(rs, best, x) if x else BID_MARGIN,
-                     "points": pts if x else None, "n": len(best)} for x in cands]
+        if kind == "bid":  # each amount as dealer with the best suit (the learned model)
+            _, values, mean, _ = expert_bid.bid_values(view, [x for x in cands if x])
+            need = expert_bid.pass_value(view) + expert_bid.BID_CUSHION
+            return [{"gp": values[x] if x else need, "points": mean if x else None, "n": 1}
+                    for x in cands]
         self._detail = []
         try:
             if kind == "play":
@@ -289,22 +300,14 @@ class ExpertAI:
         return sorted("SHCD", key=lambda s: -hand_strength(hand, s))[:k]
 
     def choose_bid(self, view: Any, bids: Sequence[int]) -> int:
-        """The cheapest legal bid with a positive mean dealer result in sampled deals, else
+        """The cheapest legal bid whose expected game points as dealer (the learned hand
+        evaluation of :mod:`.expert_bid`, reading the rivals' bids) beat passing, else
         ``PASS``."""
         if not bids:
             return PASS
-        outcomes = self._dealer_outcomes(view, self._promising_suits(view.hand))
-        best = max(outcomes.values(), key=lambda pts: statistics.fmean(pts))
-        cheapest = min(bids)  # a higher bid can only do worse
-        a, b = ROLLOUT_CALIBRATION.get(view.ruleset.decks, (0.0, 1.0))
-        mean_gp = statistics.fmean(
-            dealer_game_points(view.ruleset, round(a + b * p) - cheapest) for p in best)
-        choice = cheapest if mean_gp > BID_MARGIN else PASS
-        self.last_reasoning = tuple(
-            {"action": str(x) if x else "pass", "value": round(v, 2),
-             "note": f"{len(best)} samples" + (", chosen" if x == choice else "")}
-            for x, v in sorted(((cheapest, mean_gp), (PASS, BID_MARGIN)), key=lambda t: t[0] != choice))
-        return choice
+        choice, rows = expert_bid.choose_bid(view, bids)
+        self.last_reasoning = tuple(rows)
+        return choice or PASS
 
     def _calibrated_gp(self, rs: Any, points: Sequence[int], bid: int) -> float:
         """Mean dealer game points of play-out card ``points`` at ``bid`` (calibrated)."""
@@ -313,42 +316,21 @@ class ExpertAI:
 
     # -- trump (RULES.md §3) -----------------------------------------------------------------
     def choose_trump(self, view: Any, suits: Sequence[str]) -> str:
-        """The suit whose sampled play-outs give the dealer the most card points."""
-        cands = self._promising_suits(view.hand, 3)
-        first = self.basic.choose_trump(view, suits)
-        cands = [first] + [s for s in cands if s in suits and s != first]
-        outcomes = self._dealer_outcomes(view, cands)
-        rows = [list(r) for r in zip(*(outcomes[s] for s in cands))]
-        choice = pick(rows)
-        self._note(cands, rows, choice)
-        return cands[choice]
+        """The suit with the best predicted card points for the dealer
+        (:func:`.expert_bid.choose_trump`)."""
+        suit, rows = expert_bid.choose_trump(view, suits)
+        self.last_reasoning = tuple(rows)
+        return suit
 
     # -- bury (RULES.md §4) ------------------------------------------------------------------
     def _bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
-        ctx = view.ctx
-        hand = list(view.hand)
-        counts = Counter(hand)
-        sx = ctx.SUITX
+        """``basic``'s bury first, then those of :func:`.expert_bid.bury_candidates` (short
+        side suits emptied, trumps, pairs and points kept), at most :data:`BURY_CANDIDATES`."""
         out = [tuple(sorted(self.basic.choose_bury(view, count)))]
-
-        def cost(c: int) -> float:
-            return keep_value(c, ctx, counts) + Card(c).points * 1.5 + (100 if c == RED_FIVE_ID else 0)
-
-        side: dict[int, list[Card]] = {}
-        for c in hand:
-            if sx[c] != TRUMP_INDEX:
-                side.setdefault(sx[c], []).append(c)
-        for suit_cards in side.values():  # empty one side suit, fill with the cheapest others
-            if len(suit_cards) > count:
-                continue
-            rest = sorted((Counter(hand) - Counter(suit_cards)).elements(), key=lambda c: (cost(c), c))
-            cand = tuple(sorted(suit_cards + rest[: count - len(suit_cards)]))
+        for cand in expert_bid.bury_candidates(view, count, keep_value):
             if cand not in out:
                 out.append(cand)
-        cheapest = tuple(sorted(sorted(hand, key=lambda c: (cost(c), c))[:count]))
-        if cheapest not in out:
-            out.append(cheapest)
-        return out[:5]
+        return out[:BURY_CANDIDATES]
 
     def choose_bury(self, view: Any, count: int) -> list[Card]:
         """The candidate bury with the best mean result in sampled play-outs."""
@@ -370,13 +352,33 @@ class ExpertAI:
         # the hand before the kitty was taken is the hand minus the kitty
         dealt = list((Counter(view.hand) - Counter(view.kitty or ())).elements())
 
-        def step(_: int) -> None:
+        deadline = time.perf_counter() + min(self.think_s * BURY_THINK_SCALE, 0.5 * self._settings.budget_s)
+
+        def late() -> bool:
+            return self.samples is None and time.perf_counter() >= deadline
+
+        i = 0
+        while (i < self.samples) if self.samples is not None else not late():
+            i += 1
             hands, kitty = sample_deal_as_dealer(dealt, rs, self.rng, me, view.kitty)
             base = game_for_dealer(hands, kitty, rs, me, view.bid)
             base.apply(ChooseTrump(me, view.trump))
-            rows.append(self._outcomes(base, [Bury(me, cand) for cand in cands], me))
-
-        self._loop(step)
+            seed = self.rng.getrandbits(32)  # the same play-out seed for every candidate
+            row, detail = [], []
+            for cand in cands:
+                if late():  # out of time: the unfinished sample is dropped
+                    return rows
+                g = base.clone()
+                g.apply(Bury(me, cand))
+                if BURY_PLAYOUT == "basic":
+                    expert_bid.basic_play_out(g, seed)
+                else:
+                    play_out(g, random.Random(seed))
+                row.append(utility(g, me))
+                detail.append((float(g.settlement.game_points[me]), dealer_points(g)))
+            if self._detail is not None:
+                self._detail.append(detail)
+            rows.append(row)
         return rows
 
 

@@ -1,0 +1,121 @@
+"""The expert's learned auction and dealer decisions (ai_plugins/builtin/expert_bid.py):
+features, the shipped model, the band expectation, bids that read the rivals, buries."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from ai_plugins.base import AISettings
+from ai_plugins.builtin import expert_bid as eb
+from ai_plugins.builtin.basic import keep_value
+from ai_plugins.builtin.expert import ExpertAI
+from engine.cards import Card, make_deck, parse_cards
+from engine.ruleset import hongwu
+from engine.state import Bid, ChooseTrump, Game, Phase
+
+STRONG = "5H 5H BJ BJ SJ 3S 3S 3C 2S 2H 2D AS AS KS QS QS JS 10S 9S AH AH KH AD 4C 6D"
+WEAK = "4S 6S 7C 8C 9C 4D 6D 7D 8D 9D JD 4H 6H 7H 8H 9H JH QH 4C 6C 7S 8S 9S JC QC"
+
+
+def _auction(hand_text: str, decks: int = 2, bids: tuple = ()) -> Game:
+    """A game in the auction whose seat 0 holds ``hand_text`` (the other hands and the kitty
+    from the rest of the deck in order); the rivals' earlier ``bids`` (amount or None, in
+    turn, the last by seat 3) applied, seat 0 then to act."""
+    rs = hongwu(decks)
+    mine = [int(c) for c in parse_cards(hand_text)]
+    deck = Counter(int(c) for c in make_deck(rs.decks))
+    deck.subtract(mine)
+    pool = sorted(deck.elements())
+    k = rs.hand_size
+    hands = [mine] + [pool[i * k:(i + 1) * k] for i in range(rs.players - 1)]
+    kitty = pool[(rs.players - 1) * k:]
+    first = (rs.players - len(bids)) % rs.players
+    g = Game.from_deal([[str(Card(c)) for c in h] for h in hands], [str(Card(c)) for c in kitty], rs,
+                       first_bidder=first)
+    for i, amt in enumerate(bids):
+        g.apply(Bid((first + i) % rs.players, amt))
+    assert g.to_act == 0
+    return g
+
+
+def test_features_count_the_trumps_and_the_red_fives():
+    hand = [int(c) for c in parse_cards(STRONG)]
+    x = dict(zip(eb.FEATURE_NAMES, eb.features(hand, "S")))
+    assert len(eb.features(hand, "S")) == len(eb.FEATURE_NAMES)
+    assert x["red5"] == 2 and x["bigj"] == 2 and x["smallj"] == 1
+    assert x["main3"] == 2 and x["sub3"] == 1 and x["main2"] == 1 and x["sub2"] == 2
+    assert x["trumps"] == 19  # 11 red fives, jokers, 3s and 2s + 8 spades (A A K Q Q J 10 9)
+    assert x["voids"] == 0 and x["rival"] == 0
+    assert eb.features(hand, "S", rival=25)[-1] == 25
+
+
+def test_the_shipped_model_knows_both_deck_counts_and_ranks_hands():
+    model = eb.load_model()
+    strong = [int(c) for c in parse_cards(STRONG)]
+    weak = [int(c) for c in parse_cards(WEAK)]
+    for decks in (2, 3):
+        assert str(decks) in model.weights
+    m_strong, sd = model.predict(strong, "S", 2)
+    m_weak, _ = model.predict(weak, "S", 2)
+    assert m_strong > m_weak + 40 and sd >= 10
+    assert eb.best_suit(model, strong, 2)[0] == "S"
+
+
+def test_expected_game_points_fall_with_the_bid_within_the_table():
+    rs = hongwu(2)
+    values = [eb.expected_gp(rs, 90.0, 25.0, b) for b in range(60, 205, 5)]
+    assert all(a >= b for a, b in zip(values, values[1:]))
+    assert -18 <= values[-1] < values[0] <= 18
+    assert eb.expected_gp(rs, 400.0, 10.0, 60) == pytest.approx(18.0)
+    assert eb.expected_gp(rs, -200.0, 10.0, 60) == pytest.approx(-18.0)
+
+
+def test_a_strong_hand_bids_a_weak_one_passes_and_a_rival_bid_lowers_the_value():
+    g = _auction(STRONG)
+    v = g.view(0)
+    choice, rows = eb.choose_bid(v, v.legal_bids())
+    assert choice == min(v.legal_bids()) and rows[0]["note"].endswith("chosen")
+    gw = _auction(WEAK, bids=(None, None, 60))
+    assert eb.choose_bid(gw.view(0), gw.view(0).legal_bids())[0] == 0
+    quiet = _auction(STRONG, bids=(None, None, None))
+    loud = _auction(STRONG, bids=(75, 90, 105))
+    model = eb.load_model()
+    assert eb.rival_strength(loud.view(0), model) > eb.rival_strength(quiet.view(0), model) == 0
+    _, _, m_quiet, _ = eb.bid_values(quiet.view(0), [125])
+    _, _, m_loud, _ = eb.bid_values(loud.view(0), [125])
+    assert m_loud < m_quiet
+
+
+def test_expert_uses_the_model_for_bid_and_trump_reproducibly():
+    g = _auction(STRONG)
+    ai = ExpertAI(AISettings(seat=0, seed=3, options={"samples": 2}))
+    v = g.view(0)
+    amount = ai.choose_bid(v, v.legal_bids())
+    assert amount == min(v.legal_bids())
+    est = ai.estimates(v, "bid", [amount, 0])
+    assert est[0]["gp"] > est[1]["gp"] and est[1]["points"] is None
+    g = _auction(STRONG)
+    g.apply(Bid(0, min(g.view(0).legal_bids())))
+    while g.phase is Phase.BID:
+        g.apply(Bid(g.to_act, None))
+    assert g.phase is Phase.TRUMP and g.dealer == 0
+    assert ai.choose_trump(g.view(0), "SHCD") == "S"
+
+
+def test_bury_candidates_keep_trumps_and_the_red_five():
+    rs = hongwu(2)
+    g = Game.new(rs, seed=4)
+    g.apply(Bid(g.to_act, 60))
+    while g.phase is Phase.BID:
+        g.apply(Bid(g.to_act, None))
+    dealer = g.dealer
+    g.apply(ChooseTrump(dealer, "S"))
+    v = g.view(dealer)
+    cands = eb.bury_candidates(v, v.bury_count, keep_value)
+    assert cands and len(set(cands)) == len(cands)
+    ctx = v.ctx
+    side = sum(1 for c in v.hand if ctx.SUITX[c] != 4)
+    for cand in cands:
+        assert len(cand) == v.bury_count and not Counter(cand) - Counter(v.hand)
+        assert sum(1 for c in cand if ctx.SUITX[c] == 4) == max(0, v.bury_count - side)
