@@ -40,10 +40,11 @@ from engine.state import Bury, ChooseTrump, Play
 from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
 from .basic import BasicAI, hand_strength, keep_value
+from .fastsim import fast_settle, settled_utility
 from .knowledge import RED_FIVE_ID
 from .simulate import (
-    dealer_game_points, dealer_points, game_for_dealer, play_out, sample_deal_as_dealer,
-    sample_world, utility,
+    dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
+    sample_deal_as_dealer, sample_world, utility,
 )
 
 VERSION = "1.0"
@@ -206,10 +207,28 @@ class ExpertAI:
 
         def step(_: int) -> None:
             world = sample_world(view, self.rng)
-            rows.append(self._outcomes(world, [Play(me, play) for play in cands], me))
+            rows.append(self._play_outcomes(world, cands, me))
 
         self._loop(step)
         return rows
+
+    def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int) -> list[float]:
+        """Utility for ``me`` of each play of ``cands`` in a copy of ``world``: the trick in
+        progress is finished by the engine with :func:`.simulate.rollout_action`, the rest of
+        the hand by the lean play-out (:func:`.fastsim.fast_settle`)."""
+        row = []
+        detail = []
+        for play in cands:
+            g = world.clone()
+            g.apply(Play(me, play))
+            while g.current:
+                g.apply(rollout_action(g, self.rng))
+            st = fast_settle(g)
+            row.append(settled_utility(st, me))
+            detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
+        if self._detail is not None:
+            self._detail.append(detail)
+        return row
 
     def _note(self, cands: Sequence[Any], rows: Sequence[Sequence[float]], choice: int) -> None:
         """Keep ``last_reasoning``: up to :data:`REASONING_TOP` candidates, best mean first."""
