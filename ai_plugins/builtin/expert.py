@@ -206,7 +206,7 @@ class ExpertAI:
         me = view.seat
 
         def step(_: int) -> None:
-            world = sample_world(view, self.rng)
+            world = sample_world(view, self.rng, prior=True)
             rows.append(self._play_outcomes(world, cands, me))
 
         self._loop(step)

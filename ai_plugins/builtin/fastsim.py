@@ -107,6 +107,39 @@ def _beats(suits: list[list[int]], lsx: int, g: int, wsx: int, wval: int, val: S
     return any(val[c] > floor for c in _groups(trumps, g))
 
 
+def _top_group(cards: Sequence[int], g: int, val: Sequence[int]) -> int:
+    """The strongest ``VAL`` of a group of ``g`` identical cards in ``cards`` (sorted weakest
+    first), or -1 when there is none."""
+    if g == 1:
+        return val[cards[-1]] if cards else -1
+    i = len(cards) - 1
+    while i >= g - 1:
+        c = cards[i]
+        j = i - 1
+        while j >= 0 and cards[j] == c:
+            j -= 1
+        if i - j >= g:
+            return val[c]
+        i = j
+    return -1
+
+
+def _bar(suits: Sequence[list[list[int]]], opps: Sequence[int], x: int, g: int, val: Sequence[int]) -> int:
+    """The ``VAL`` a group of ``g`` cards led in effective suit ``x`` needs so that none of
+    ``opps`` can beat it (a tie stands: the first played wins); 999 when one of them ruffs."""
+    bar = -1
+    for o in opps:
+        cards = suits[o][x]
+        if cards:
+            if len(cards) >= g:
+                t = _top_group(cards, g, val)
+                if t >= 0 and t + 1 > bar:
+                    bar = t + 1
+        elif x != _TRUMP and _top_group(suits[o][_TRUMP], g, val) >= 0:
+            return 999
+    return bar
+
+
 def _cost(c: int, sx: Sequence[int], val: Sequence[int]) -> int:
     """Strength spent by playing ``c`` (trumps above side cards; a red five dearest)."""
     return val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0)
@@ -123,6 +156,7 @@ def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
     n = lean.n
     opps = [s for s in range(n) if (s == dealer) != me_dealer]
     total = sum(len(x) for x in mine)
+    bars: dict[tuple[int, int], int] = {}
     best = None
     best_key = None
     for x in range(5):
@@ -141,7 +175,10 @@ def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
                 continue
             for g in ((k, 1) if k > 1 else (1,)):
                 v = val[c]
-                if any(_beats(suits[o], x, g, x, v, val) for o in opps):
+                b = bars.get((x, g))
+                if b is None:
+                    b = bars[(x, g)] = _bar(suits, opps, x, g, val)
+                if v < b:
                     continue
                 key = (g, POINTS[c] * g, -v - (30 if x == _TRUMP else 0))
                 if best_key is None or key > best_key:
