@@ -40,7 +40,7 @@ from engine.state import Bury, ChooseTrump, Play
 from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
 from .basic import BasicAI, hand_strength, keep_value
-from .fastsim import fast_settle, settled_utility
+from .fastsim import fast_settle, group_lead, settled_utility
 from .knowledge import RED_FIVE_ID
 from .simulate import (
     dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
@@ -82,10 +82,11 @@ def _action_text(action: Any) -> str:
     return " ".join(str(Card(c)) for c in action)
 
 
-def pick(samples: Sequence[Sequence[float]]) -> int:
+def pick(samples: Sequence[Sequence[float]], confidence: float = CONFIDENCE) -> int:
     """The candidate to choose from per-sample utilities ``samples[i][k]`` (sample i,
     candidate k; candidate 0 is the default): the best mean among those whose paired advantage
-    over candidate 0 is at least :data:`CONFIDENCE` standard errors, else 0."""
+    over candidate 0 is at least ``confidence`` (default :data:`CONFIDENCE`) standard errors,
+    else 0."""
     n = len(samples)
     if n < 2:
         return 0
@@ -94,7 +95,7 @@ def pick(samples: Sequence[Sequence[float]]) -> int:
         diffs = [row[k] - row[0] for row in samples]
         mean = statistics.fmean(diffs)
         sd = statistics.stdev(diffs)
-        if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= CONFIDENCE):
+        if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= confidence):
             best, best_mean = k, mean
     return best
 
@@ -109,6 +110,12 @@ class ExpertAI:
 
     rulesets = ("hongwu", "zhaopengyou")
     """Plays both rulesets: 找朋友's decisions go to :class:`.expert_zpy.ZpyExpert`."""
+
+    play_confidence = CONFIDENCE
+    """The gate of play decisions (standard errors; see :func:`pick`)."""
+
+    play_candidates = MAX_CANDIDATES
+    """Plays compared per play decision."""
 
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
@@ -192,11 +199,11 @@ class ExpertAI:
         if getattr(view.ruleset, "is_zhaopengyou", False):
             return self.zpy().choose_play(view, options)
         ranked = self.basic.ranked_plays(view, options)
-        cands = [p for _, p in ranked[:MAX_CANDIDATES]]
+        cands = [p for _, p in ranked[:self.play_candidates]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
         rows = self._play_rows(view, cands)
-        choice = pick(rows)
+        choice = pick(rows, self.play_confidence)
         self._note(cands, rows, choice)
         return cands[choice]
 
@@ -221,8 +228,9 @@ class ExpertAI:
         for play in cands:
             g = world.clone()
             g.apply(Play(me, play))
-            while g.current:
-                g.apply(rollout_action(g, self.rng))
+            if g.current and not group_lead(g.current[0][1]):
+                while g.current:  # a tractor or a throw: the engine finishes the trick
+                    g.apply(rollout_action(g, self.rng))
             st = fast_settle(g)
             row.append(settled_utility(st, me))
             detail.append((float(st.game_points[me]), st.dealer_final + st.bid))

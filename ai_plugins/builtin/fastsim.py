@@ -297,10 +297,19 @@ def _follow(lean: Lean, seat: int, lsx: int, g: int, wseat: int, wsx: int, wval:
     return _pick_cards(suit, g, feed, sx, val), False
 
 
-def play_out_fast(lean: Lean) -> tuple[list[int], list[tuple[int, int]], int]:
+def group_lead(cards: Sequence[int]) -> bool:
+    """Whether a lead is one the lean play-out can answer: 1 to 3 identical cards."""
+    return 0 < len(cards) <= 3 and all(c == cards[0] for c in cards)
+
+
+def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = ()
+                  ) -> tuple[list[int], list[tuple[int, int]], int]:
     """Play ``lean`` to the end with the policy of the module docstring (mutates it).
 
-    Returns ``(points per seat, red-five captures, winner of the last trick)``."""
+    ``current``: the plays already made in the trick in progress, ``(seat, cards)`` from its
+    leader on, whose lead must be a :func:`group_lead` (those cards are already out of the
+    hands; ``lean.leader`` is that trick's leader). Returns ``(points per seat, red-five
+    captures, winner of the last trick)``."""
     ctx = lean.ctx
     sx, val = ctx.SUITX, ctx.VAL
     suits = lean.suits
@@ -310,22 +319,39 @@ def play_out_fast(lean: Lean) -> tuple[list[int], list[tuple[int, int]], int]:
     red_fives = lean.red_fives
     leader = lean.leader
     last = lean.last
-    while any(suits[leader]):
-        cards, lsx, g = _lead(lean, leader)
-        plays = [(leader, cards)]
-        wseat, wsx, wval = leader, lsx, val[cards[0]]
-        table = sum(POINTS[c] for c in cards)
-        order = [(leader + i) % n for i in range(1, n)]
+    pending = list(current)
+    while pending or any(suits[leader]):
+        if pending:
+            plays = [(s, list(cs)) for s, cs in pending]
+            pending = []
+            cards = plays[0][1]
+            lsx, g = sx[cards[0]], len(cards)
+            wseat, wsx, wval = leader, lsx, val[cards[0]]
+            for s, cs in plays[1:]:
+                c0 = cs[0]
+                if all(c == c0 for c in cs) and (
+                        (sx[c0] == _TRUMP and wsx != _TRUMP) or (sx[c0] == wsx and val[c0] > wval)):
+                    wseat, wsx, wval = s, sx[c0], val[c0]
+            table = sum(POINTS[c] for _, cs in plays for c in cs)
+            removed = len(plays)
+        else:
+            cards, lsx, g = _lead(lean, leader)
+            plays = [(leader, cards)]
+            wseat, wsx, wval = leader, lsx, val[cards[0]]
+            table = sum(POINTS[c] for c in cards)
+            removed = 0
+        order = [(leader + i) % n for i in range(len(plays), n)]
         for i, s in enumerate(order):
             cards_s, wins = _follow(lean, s, lsx, g, wseat, wsx, wval, order[i + 1:], table)
             if wins:
                 wseat, wsx, wval = s, sx[cards_s[0]], val[cards_s[0]]
             table += sum(POINTS[c] for c in cards_s)
             plays.append((s, cards_s))
-        for s, cs in plays:
+        for j, (s, cs) in enumerate(plays):
             per = suits[s]
             for c in cs:
-                per[sx[c]].remove(c)
+                if j >= removed:
+                    per[sx[c]].remove(c)
                 if c == RED_FIVE_ID and (s == dealer) != (wseat == dealer):
                     red_fives.append((s, wseat))
         points[wseat] += table
@@ -336,12 +362,12 @@ def play_out_fast(lean: Lean) -> tuple[list[int], list[tuple[int, int]], int]:
 
 def fast_settle(game: Any) -> Any:
     """The :class:`engine.scoring.Settlement` of ``game`` (an engine ``Game`` in the play
-    phase at a trick boundary, or already settled) once :func:`play_out_fast` has finished it
-    (``game`` itself is not changed)."""
+    phase at a trick boundary or inside a trick led by a :func:`group_lead`, or already
+    settled) once :func:`play_out_fast` has finished it (``game`` itself is not changed)."""
     st = game.settlement
     if st is None:
         lean = lean_from_game(game)
-        points, red_fives, last = play_out_fast(lean)
+        points, red_fives, last = play_out_fast(lean, game.current)
         st = settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
                     game.failed_throws)
     return st
