@@ -82,22 +82,62 @@ def _action_text(action: Any) -> str:
     return " ".join(str(Card(c)) for c in action)
 
 
-def pick(samples: Sequence[Sequence[float]], confidence: float = CONFIDENCE) -> int:
+def _paired(samples: Sequence[Sequence[float | None]], k: int) -> list[float]:
+    """Paired differences ``row[k] - row[0]`` over the samples where candidate ``k`` was
+    played out (a pruned candidate's entries are None)."""
+    return [row[k] - row[0] for row in samples if row[k] is not None]
+
+
+def pick(samples: Sequence[Sequence[float | None]], confidence: float = CONFIDENCE) -> int:
     """The candidate to choose from per-sample utilities ``samples[i][k]`` (sample i,
-    candidate k; candidate 0 is the default): the best mean among those whose paired advantage
-    over candidate 0 is at least ``confidence`` (default :data:`CONFIDENCE`) standard errors,
-    else 0."""
-    n = len(samples)
-    if n < 2:
+    candidate k; candidate 0 is the default; None where a candidate was pruned): the best mean
+    among those whose paired advantage over candidate 0 is at least ``confidence`` (default
+    :data:`CONFIDENCE`) standard errors, else 0."""
+    if len(samples) < 2:
         return 0
     best, best_mean = 0, 0.0
     for k in range(1, len(samples[0])):
-        diffs = [row[k] - row[0] for row in samples]
+        diffs = _paired(samples, k)
+        n = len(diffs)
+        if n < 2:
+            continue
         mean = statistics.fmean(diffs)
         sd = statistics.stdev(diffs)
         if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= confidence):
             best, best_mean = k, mean
     return best
+
+
+PRUNE_AFTER = 8
+"""Samples after which the play search first drops clearly worse candidates."""
+
+PRUNE_Z = 1.0
+"""A candidate is dropped when its paired advantage over the default is below minus this many
+standard errors (or it has matched the default in every sample so far)."""
+
+PRUNE_KEEP = 3
+"""Alternatives to the default kept at most once pruning has started."""
+
+
+def prune_candidates(samples: Sequence[Sequence[float | None]], active: list[bool]) -> None:
+    """Mark candidates (index ≥ 1; the default 0 always stays) inactive in ``active`` when the
+    samples so far show them clearly behind candidate 0 (:data:`PRUNE_Z`), equal to it in
+    every sample, or not among the :data:`PRUNE_KEEP` best means of the rest."""
+    means = {}
+    for k in range(1, len(active)):
+        if not active[k]:
+            continue
+        diffs = _paired(samples, k)
+        if len(diffs) < 2:
+            continue
+        mean = statistics.fmean(diffs)
+        sd = statistics.stdev(diffs)
+        if sd == 0 and mean <= 0 or mean + PRUNE_Z * sd / len(diffs) ** 0.5 < 0:
+            active[k] = False
+        else:
+            means[k] = mean
+    for k in sorted(means, key=lambda k: -means[k])[PRUNE_KEEP:]:
+        active[k] = False
 
 
 class ExpertAI:
@@ -207,25 +247,42 @@ class ExpertAI:
         self._note(cands, rows, choice)
         return cands[choice]
 
-    def _play_rows(self, view: Any, cands: Sequence[tuple[Card, ...]]) -> list[list[float]]:
-        """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``)."""
-        rows: list[list[float]] = []
+    def _play_rows(self, view: Any, cands: Sequence[tuple[Card, ...]],
+                   prune: bool = True) -> list[list[float | None]]:
+        """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``).
+
+        With ``prune``, a candidate that is clearly behind ``cands[0]`` after
+        :data:`PRUNE_AFTER` samples (and again each time the count doubles; see
+        :func:`prune_candidates`) is no longer played out: its later entries are None, and the
+        samples go to the candidates still in the running."""
+        rows: list[list[float | None]] = []
         me = view.seat
+        active = [True] * len(cands)
+        checkpoint = [PRUNE_AFTER]
 
         def step(_: int) -> None:
             world = sample_world(view, self.rng, prior=True)
-            rows.append(self._play_outcomes(world, cands, me))
+            rows.append(self._play_outcomes(world, cands, me, active))
+            if prune and len(rows) >= checkpoint[0]:
+                checkpoint[0] *= 2
+                prune_candidates(rows, active)
 
         self._loop(step)
         return rows
 
-    def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int) -> list[float]:
-        """Utility for ``me`` of each play of ``cands`` in a copy of ``world``: the trick in
-        progress is finished by the engine with :func:`.simulate.rollout_action`, the rest of
-        the hand by the lean play-out (:func:`.fastsim.fast_settle`)."""
-        row = []
+    def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
+                       active: Sequence[bool] | None = None) -> list[float | None]:
+        """Utility for ``me`` of each play of ``cands`` in a copy of ``world`` (None for a
+        candidate not ``active``): the trick in progress is finished by the engine with
+        :func:`.simulate.rollout_action` when it is a tractor or a throw, the rest of the hand
+        by the lean play-out (:func:`.fastsim.fast_settle`)."""
+        row: list[float | None] = []
         detail = []
-        for play in cands:
+        for k, play in enumerate(cands):
+            if active is not None and not active[k]:
+                row.append(None)
+                detail.append((float("nan"), float("nan")))
+                continue
             g = world.clone()
             g.apply(Play(me, play))
             if g.current and not group_lead(g.current[0][1]):
@@ -242,12 +299,14 @@ class ExpertAI:
         """Keep ``last_reasoning``: up to :data:`REASONING_TOP` candidates, best mean first."""
         if not rows:
             return
-        means = [statistics.fmean(r[k] for r in rows) for k in range(len(cands))]
+        means = [statistics.fmean([r[k] for r in rows if r[k] is not None] or [float("-inf")])
+                 for k in range(len(cands))]
         order = sorted(range(len(cands)), key=lambda k: (k != choice, -means[k]))
         self.last_reasoning = tuple(
             {"action": _action_text(cands[k]), "value": round(means[k], 2),
-             "note": f"{len(rows)} samples" + (", chosen" if k == choice else "")}
-            for k in order[:REASONING_TOP])
+             "note": f"{sum(1 for r in rows if r[k] is not None)} samples"
+                     + (", chosen" if k == choice else "")}
+            for k in order[:REASONING_TOP] if means[k] > float("-inf"))
 
     # -- estimates (the review 复盘, ai_plugins.review) ----------------------------------------
     def estimates(self, view: Any, kind: str, cands: Sequence[Any]) -> list[dict]:
@@ -278,7 +337,7 @@ class ExpertAI:
         self._detail = []
         try:
             if kind == "play":
-                self._play_rows(view, cands)
+                self._play_rows(view, cands, prune=False)
             elif kind == "bury":
                 self._bury_rows(view, cands)
             else:
