@@ -40,7 +40,7 @@ from engine.state import Bury, ChooseTrump, Play
 from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
 from .basic import BasicAI, hand_strength, keep_value
-from .fastsim import fast_settle, group_lead, settled_utility
+from .fastsim import copy_lean, fast_settle, group_lead, lean_from_game, lean_settle, settled_utility
 from .knowledge import RED_FIVE_ID
 from .simulate import (
     dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
@@ -278,17 +278,28 @@ class ExpertAI:
         by the lean play-out (:func:`.fastsim.fast_settle`)."""
         row: list[float | None] = []
         detail = []
+        base = None
+        sx = world.ctx.SUITX
         for k, play in enumerate(cands):
             if active is not None and not active[k]:
                 row.append(None)
                 detail.append((float("nan"), float("nan")))
                 continue
-            g = world.clone()
-            g.apply(Play(me, play))
-            if g.current and not group_lead(g.current[0][1]):
+            lead = world.current[0][1] if world.current else play
+            if group_lead(lead):  # the lean play-out takes it from here
+                if base is None:
+                    base = lean_from_game(world)
+                lean = copy_lean(base)
+                mine = lean.suits[me]
+                for c in play:
+                    mine[sx[c]].remove(c)
+                st = lean_settle(world, lean, list(world.current) + [(me, play)])
+            else:
+                g = world.clone()
+                g.apply(Play(me, play))
                 while g.current:  # a tractor or a throw: the engine finishes the trick
                     g.apply(rollout_action(g, self.rng))
-            st = fast_settle(g)
+                st = fast_settle(g)
             row.append(settled_utility(st, me))
             detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
         if self._detail is not None:

@@ -66,6 +66,25 @@ class Lean:
         self.suits = suits
 
 
+def copy_lean(lean: Lean) -> Lean:
+    """An independent copy of ``lean`` (for trying several plays on one sampled world)."""
+    out = Lean.__new__(Lean)
+    out.ctx, out.n, out.dealer, out.leader, out.last = lean.ctx, lean.n, lean.dealer, lean.leader, lean.last
+    out.points = list(lean.points)
+    out.red_fives = list(lean.red_fives)
+    out.suits = [[list(x) for x in per] for per in lean.suits]
+    return out
+
+
+def lean_settle(game: Any, lean: Lean, current: Sequence[tuple[int, Sequence[int]]]) -> Any:
+    """Finish ``lean`` (a copy of ``game``'s position, the cards of ``current`` already out of
+    the hands) with :func:`play_out_fast` and settle it with the engine's rules for ``game``
+    (its ruleset, dealer, bid, buried cards and failed throws)."""
+    points, red_fives, last = play_out_fast(lean, current)
+    return settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
+                  game.failed_throws)
+
+
 def lean_from_game(game: Any) -> Lean:
     """The :class:`Lean` of an engine ``Game`` in the play phase at a trick boundary."""
     return Lean(game.hands, game.ctx, game.leader, game.dealer, game.points_won, game.red_fives)
