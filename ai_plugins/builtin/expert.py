@@ -67,6 +67,10 @@ CONFIDENCE = 1.0
 """How sure the search must be before it overrules ``basic``'s first choice: the paired mean
 advantage over that choice, in standard errors (the same sampled worlds for both)."""
 
+WALL_FACTOR = 2.0
+"""A play decision's wall time is capped at this many times the thinking time (its thinking
+time is counted in CPU time, see :meth:`ExpertAI._cpu_loop`)."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
@@ -166,6 +170,7 @@ class ExpertAI:
         options = dict(settings.options or {})
         think_ms = int(options.get("think_ms") or DEFAULT_THINK_MS)
         self.think_s = max(0.001, min(think_ms / 1000.0, 0.8 * settings.budget_s))
+        self.wall_cap_s = max(self.think_s, 0.8 * settings.budget_s)
         samples = options.get("samples")
         self.samples: int | None = int(samples) if samples else None
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
@@ -219,6 +224,23 @@ class ExpertAI:
             i += 1
         return i
 
+    def _cpu_loop(self, step: Callable[[int], None]) -> int:
+        """:meth:`_loop` for play decisions, timed in CPU time of the deciding thread
+        (``time.thread_time``): ``step(i)`` runs until the thread has spent ``think_s`` on it,
+        or the fixed sample count is reached, at least :data:`MIN_SAMPLES` times. On a busy
+        machine the search thus sees as many samples as on an idle one; the wall time is
+        still capped at :data:`WALL_FACTOR` times the thinking time (and at 80% of the
+        seat's budget, the cap on ``think_s`` itself). Returns the number of steps."""
+        if self.samples is not None:
+            return self._loop(step)
+        wall_end = time.perf_counter() + min(WALL_FACTOR * self.think_s, self.wall_cap_s)
+        cpu_end = time.thread_time() + self.think_s
+        i = 0
+        while i < MIN_SAMPLES or (time.thread_time() < cpu_end and time.perf_counter() < wall_end):
+            step(i)
+            i += 1
+        return i
+
     def _outcomes(self, world: Any, actions: Sequence[Any], seat: int) -> list[float]:
         """``utility`` for ``seat`` of each action applied to a copy of ``world`` and played out."""
         row = []
@@ -267,7 +289,7 @@ class ExpertAI:
                 checkpoint[0] *= 2
                 prune_candidates(rows, active)
 
-        self._loop(step)
+        self._cpu_loop(step)
         return rows
 
     def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
