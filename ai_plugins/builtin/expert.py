@@ -71,6 +71,10 @@ WALL_FACTOR = 2.0
 """A play decision's wall time is capped at this many times the thinking time (its thinking
 time is counted in CPU time, see :meth:`ExpertAI._cpu_loop`)."""
 
+WALL_EXTRA_S = 0.35
+"""... and at the thinking time plus this many seconds (so a 500 ms decision stays under
+0.85 s of wall time however busy the machine is)."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
@@ -229,11 +233,12 @@ class ExpertAI:
         (``time.thread_time``): ``step(i)`` runs until the thread has spent ``think_s`` on it,
         or the fixed sample count is reached, at least :data:`MIN_SAMPLES` times. On a busy
         machine the search thus sees as many samples as on an idle one; the wall time is
-        still capped at :data:`WALL_FACTOR` times the thinking time (and at 80% of the
-        seat's budget, the cap on ``think_s`` itself). Returns the number of steps."""
+        still capped at :data:`WALL_FACTOR` times the thinking time, at the thinking time plus
+        :data:`WALL_EXTRA_S`, and at 80% of the seat's budget. Returns the number of steps."""
         if self.samples is not None:
             return self._loop(step)
-        wall_end = time.perf_counter() + min(WALL_FACTOR * self.think_s, self.wall_cap_s)
+        wall_end = time.perf_counter() + min(WALL_FACTOR * self.think_s, self.think_s + WALL_EXTRA_S,
+                                             self.wall_cap_s)
         cpu_end = time.thread_time() + self.think_s
         i = 0
         while i < MIN_SAMPLES or (time.thread_time() < cpu_end and time.perf_counter() < wall_end):

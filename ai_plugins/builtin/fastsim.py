@@ -17,8 +17,9 @@ What it simplifies (it is an evaluation, never a source of real moves):
 
 The policy (:func:`play_out_fast`): lead a group nobody on the other side can beat (most cards
 and points first; the dealer draws trumps with its top trumps this way); a defender with no such
-group leads a low card of a suit in which a partner beats the dealer; otherwise the weakest
-single of the longest side suit. Follow: feed points to a partner whose win is safe, take the
+group leads a low card of a suit in which a partner beats the dealer; a dealer holding at least
+half as many trumps as the defenders together leads a low trump; otherwise the weakest single
+of the longest side suit. Follow: feed points to a partner whose win is safe, take the
 trick with the cheapest play the later opponents cannot beat, else play the cheapest cards; a
 red five is never thrown into a trick the other side may take. The result is settled by the
 engine (:func:`engine.scoring.settle`), so the kitty and red-five rules are the engine's.
@@ -227,6 +228,9 @@ def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
                     pick = (key, low, x)
         if pick is not None:
             return [pick[1]], pick[2], 1
+    elif mine[_TRUMP] and len(mine[_TRUMP]) * 2 >= sum(len(suits[o][_TRUMP]) for o in opps) > 0:
+        low = [c for c in mine[_TRUMP] if c != RED_FIVE_ID and not POINTS[c]] or mine[_TRUMP]
+        return [low[0]], _TRUMP, 1  # the dealer draws trumps with a low one
     # the weakest single of the longest side suit (trumps last)
     choice, ckey = None, None
     for x in range(5):
@@ -244,9 +248,13 @@ def _pick_cards(pool: Sequence[int], k: int, feed: bool, sx: Sequence[int], val:
     """``k`` cards of ``pool``: the richest in points when ``feed`` (cheap ones among equals),
     else the cheapest with the fewest points."""
     if feed:
-        key = lambda c: (-POINTS[c], _cost(c, sx, val))
+        def key(c: int) -> tuple[int, int]:
+            return (-POINTS[c], val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0))
     else:
-        key = lambda c: (POINTS[c], _cost(c, sx, val))
+        def key(c: int) -> tuple[int, int]:
+            return (POINTS[c], val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0))
+    if k == 1:
+        return [min(pool, key=key)] if pool else []
     return sorted(pool, key=key)[:k]
 
 
