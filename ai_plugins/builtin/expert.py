@@ -8,9 +8,16 @@ the best mean result for the seat (game points, ties broken by the dealer final)
 samples are used for all candidates of a decision, so that they are compared on equal cards.
 
 - **play**: candidates are the ``basic`` AI's best few plays (``ranked_plays``) — at most
-  :data:`MAX_CANDIDATES`; a forced play is returned at once. The search overrules ``basic``'s
-  first choice only when the paired play-outs favour another by :data:`CONFIDENCE` standard
-  errors (:func:`pick`), so few samples never make it worse than its prior by noise alone.
+  :data:`MAX_CANDIDATES`; a forced play is returned at once. A defender's sampled worlds lean
+  the way real deals do (hidden trumps towards the dealer, few trumps and points in the kitty:
+  ``sample_world(..., prior=True)``). Each candidate is played out on the lean simulator
+  :mod:`.fastsim` (plain lists of card ids, about ten times cheaper than the engine; a trick
+  led by a tractor or a throw is finished by the engine first). Candidates clearly behind the
+  first are dropped after :data:`PRUNE_AFTER` samples (:func:`prune_candidates`). The search
+  overrules ``basic``'s first choice only when the paired play-outs favour another by
+  :data:`CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse than
+  its prior by noise alone. Its thinking time is CPU time of the deciding thread
+  (:meth:`ExpertAI._cpu_loop`), so a busy machine does not starve it.
 - **bid**: the seat pretends to be dealer in sampled deals (the other hands and the kitty at
   random), names each promising trump, buries with ``basic`` and plays out; the card points
   it takes give, for every legal bid, the mean game points as dealer; it bids the cheapest
