@@ -9,9 +9,16 @@ the trump use a learned evaluation instead (no play-outs). The same
 samples are used for all candidates of a decision, so that they are compared on equal cards.
 
 - **play**: candidates are the ``basic`` AI's best few plays (``ranked_plays``) — at most
-  :data:`MAX_CANDIDATES`; a forced play is returned at once. The search overrules ``basic``'s
-  first choice only when the paired play-outs favour another by :data:`CONFIDENCE` standard
-  errors (:func:`pick`), so few samples never make it worse than its prior by noise alone.
+  :data:`MAX_CANDIDATES`; a forced play is returned at once. A defender's sampled worlds lean
+  the way real deals do (hidden trumps towards the dealer, few trumps and points in the kitty:
+  ``sample_world(..., prior=True)``). Each candidate is played out on the lean simulator
+  :mod:`.fastsim` (plain lists of card ids, about ten times cheaper than the engine; a trick
+  led by a tractor or a throw is finished by the engine first). Candidates clearly behind the
+  first are dropped after :data:`PRUNE_AFTER` samples (:func:`prune_candidates`). The search
+  overrules ``basic``'s first choice only when the paired play-outs favour another by
+  :data:`CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse than
+  its prior by noise alone. Its thinking time is CPU time of the deciding thread
+  (:meth:`ExpertAI._cpu_loop`), so a busy machine does not starve it.
 - **bid**: a learned hand evaluation (:mod:`.expert_bid`: features of the dealt hand for
   each suit, a linear model of the mean and spread of the dealer's card points fitted on
   deals played out by ``basic``, ``tools/train_bid_model.py``) gives the expected game points
@@ -43,9 +50,10 @@ from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
 from . import expert_bid
 from .basic import BasicAI, hand_strength, keep_value
+from .fastsim import copy_lean, fast_settle, group_lead, lean_from_game, lean_settle, settled_utility
 from .simulate import (
-    dealer_game_points, dealer_points, game_for_dealer, play_out, sample_deal_as_dealer,
-    sample_world, utility,
+    dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
+    sample_deal_as_dealer, sample_world, utility,
 )
 
 VERSION = "1.1"
@@ -81,6 +89,14 @@ BURY_PLAYOUT = "fast"
 seat seeing another's cards, :func:`.expert_bid.basic_play_out`) or ``"fast"`` (the fast
 full-sight play-outs of :func:`.simulate.play_out`)."""
 
+WALL_FACTOR = 2.0
+"""A play decision's wall time is capped at this many times the thinking time (its thinking
+time is counted in CPU time, see :meth:`ExpertAI._cpu_loop`)."""
+
+WALL_EXTRA_S = 0.35
+"""... and at the thinking time plus this many seconds (so a 500 ms decision stays under
+0.85 s of wall time however busy the machine is)."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
@@ -93,21 +109,62 @@ def _action_text(action: Any) -> str:
     return " ".join(str(Card(c)) for c in action)
 
 
-def pick(samples: Sequence[Sequence[float]]) -> int:
+def _paired(samples: Sequence[Sequence[float | None]], k: int) -> list[float]:
+    """Paired differences ``row[k] - row[0]`` over the samples where candidate ``k`` was
+    played out (a pruned candidate's entries are None)."""
+    return [row[k] - row[0] for row in samples if row[k] is not None]
+
+
+def pick(samples: Sequence[Sequence[float | None]], confidence: float = CONFIDENCE) -> int:
     """The candidate to choose from per-sample utilities ``samples[i][k]`` (sample i,
-    candidate k; candidate 0 is the default): the best mean among those whose paired advantage
-    over candidate 0 is at least :data:`CONFIDENCE` standard errors, else 0."""
-    n = len(samples)
-    if n < 2:
+    candidate k; candidate 0 is the default; None where a candidate was pruned): the best mean
+    among those whose paired advantage over candidate 0 is at least ``confidence`` (default
+    :data:`CONFIDENCE`) standard errors, else 0."""
+    if len(samples) < 2:
         return 0
     best, best_mean = 0, 0.0
     for k in range(1, len(samples[0])):
-        diffs = [row[k] - row[0] for row in samples]
+        diffs = _paired(samples, k)
+        n = len(diffs)
+        if n < 2:
+            continue
         mean = statistics.fmean(diffs)
         sd = statistics.stdev(diffs)
-        if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= CONFIDENCE):
+        if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= confidence):
             best, best_mean = k, mean
     return best
+
+
+PRUNE_AFTER = 8
+"""Samples after which the play search first drops clearly worse candidates."""
+
+PRUNE_Z = 1.0
+"""A candidate is dropped when its paired advantage over the default is below minus this many
+standard errors (or it has matched the default in every sample so far)."""
+
+PRUNE_KEEP = 3
+"""Alternatives to the default kept at most once pruning has started."""
+
+
+def prune_candidates(samples: Sequence[Sequence[float | None]], active: list[bool]) -> None:
+    """Mark candidates (index ≥ 1; the default 0 always stays) inactive in ``active`` when the
+    samples so far show them clearly behind candidate 0 (:data:`PRUNE_Z`), equal to it in
+    every sample, or not among the :data:`PRUNE_KEEP` best means of the rest."""
+    means = {}
+    for k in range(1, len(active)):
+        if not active[k]:
+            continue
+        diffs = _paired(samples, k)
+        if len(diffs) < 2:
+            continue
+        mean = statistics.fmean(diffs)
+        sd = statistics.stdev(diffs)
+        if sd == 0 and mean <= 0 or mean + PRUNE_Z * sd / len(diffs) ** 0.5 < 0:
+            active[k] = False
+        else:
+            means[k] = mean
+    for k in sorted(means, key=lambda k: -means[k])[PRUNE_KEEP:]:
+        active[k] = False
 
 
 class ExpertAI:
@@ -121,6 +178,12 @@ class ExpertAI:
     rulesets = ("hongwu", "zhaopengyou")
     """Plays both rulesets: 找朋友's decisions go to :class:`.expert_zpy.ZpyExpert`."""
 
+    play_confidence = CONFIDENCE
+    """The gate of play decisions (standard errors; see :func:`pick`)."""
+
+    play_candidates = MAX_CANDIDATES
+    """Plays compared per play decision."""
+
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
         self._settings = settings
@@ -130,6 +193,7 @@ class ExpertAI:
         options = dict(settings.options or {})
         think_ms = int(options.get("think_ms") or DEFAULT_THINK_MS)
         self.think_s = max(0.001, min(think_ms / 1000.0, 0.8 * settings.budget_s))
+        self.wall_cap_s = max(self.think_s, 0.8 * settings.budget_s)
         samples = options.get("samples")
         self.samples: int | None = int(samples) if samples else None
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
@@ -183,6 +247,24 @@ class ExpertAI:
             i += 1
         return i
 
+    def _cpu_loop(self, step: Callable[[int], None]) -> int:
+        """:meth:`_loop` for play decisions, timed in CPU time of the deciding thread
+        (``time.thread_time``): ``step(i)`` runs until the thread has spent ``think_s`` on it,
+        or the fixed sample count is reached, at least :data:`MIN_SAMPLES` times. On a busy
+        machine the search thus sees as many samples as on an idle one; the wall time is
+        still capped at :data:`WALL_FACTOR` times the thinking time, at the thinking time plus
+        :data:`WALL_EXTRA_S`, and at 80% of the seat's budget. Returns the number of steps."""
+        if self.samples is not None:
+            return self._loop(step)
+        wall_end = time.perf_counter() + min(WALL_FACTOR * self.think_s, self.think_s + WALL_EXTRA_S,
+                                             self.wall_cap_s)
+        cpu_end = time.thread_time() + self.think_s
+        i = 0
+        while i < MIN_SAMPLES or (time.thread_time() < cpu_end and time.perf_counter() < wall_end):
+            step(i)
+            i += 1
+        return i
+
     def _outcomes(self, world: Any, actions: Sequence[Any], seat: int) -> list[float]:
         """``utility`` for ``seat`` of each action applied to a copy of ``world`` and played out."""
         row = []
@@ -203,36 +285,85 @@ class ExpertAI:
         if getattr(view.ruleset, "is_zhaopengyou", False):
             return self.zpy().choose_play(view, options)
         ranked = self.basic.ranked_plays(view, options)
-        cands = [p for _, p in ranked[:MAX_CANDIDATES]]
+        cands = [p for _, p in ranked[:self.play_candidates]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
         rows = self._play_rows(view, cands)
-        choice = pick(rows)
+        choice = pick(rows, self.play_confidence)
         self._note(cands, rows, choice)
         return cands[choice]
 
-    def _play_rows(self, view: Any, cands: Sequence[tuple[Card, ...]]) -> list[list[float]]:
-        """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``)."""
-        rows: list[list[float]] = []
+    def _play_rows(self, view: Any, cands: Sequence[tuple[Card, ...]],
+                   prune: bool = True) -> list[list[float | None]]:
+        """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``).
+
+        With ``prune``, a candidate that is clearly behind ``cands[0]`` after
+        :data:`PRUNE_AFTER` samples (and again each time the count doubles; see
+        :func:`prune_candidates`) is no longer played out: its later entries are None, and the
+        samples go to the candidates still in the running."""
+        rows: list[list[float | None]] = []
         me = view.seat
+        active = [True] * len(cands)
+        checkpoint = [PRUNE_AFTER]
 
         def step(_: int) -> None:
-            world = sample_world(view, self.rng)
-            rows.append(self._outcomes(world, [Play(me, play) for play in cands], me))
+            world = sample_world(view, self.rng, prior=True)
+            rows.append(self._play_outcomes(world, cands, me, active))
+            if prune and len(rows) >= checkpoint[0]:
+                checkpoint[0] *= 2
+                prune_candidates(rows, active)
 
-        self._loop(step)
+        self._cpu_loop(step)
         return rows
+
+    def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
+                       active: Sequence[bool] | None = None) -> list[float | None]:
+        """Utility for ``me`` of each play of ``cands`` in a copy of ``world`` (None for a
+        candidate not ``active``): the trick in progress is finished by the engine with
+        :func:`.simulate.rollout_action` when it is a tractor or a throw, the rest of the hand
+        by the lean play-out (:func:`.fastsim.fast_settle`)."""
+        row: list[float | None] = []
+        detail = []
+        base = None
+        sx = world.ctx.SUITX
+        for k, play in enumerate(cands):
+            if active is not None and not active[k]:
+                row.append(None)
+                detail.append((float("nan"), float("nan")))
+                continue
+            lead = world.current[0][1] if world.current else play
+            if group_lead(lead):  # the lean play-out takes it from here
+                if base is None:
+                    base = lean_from_game(world)
+                lean = copy_lean(base)
+                mine = lean.suits[me]
+                for c in play:
+                    mine[sx[c]].remove(c)
+                st = lean_settle(world, lean, list(world.current) + [(me, play)])
+            else:
+                g = world.clone()
+                g.apply(Play(me, play))
+                while g.current:  # a tractor or a throw: the engine finishes the trick
+                    g.apply(rollout_action(g, self.rng))
+                st = fast_settle(g)
+            row.append(settled_utility(st, me))
+            detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
+        if self._detail is not None:
+            self._detail.append(detail)
+        return row
 
     def _note(self, cands: Sequence[Any], rows: Sequence[Sequence[float]], choice: int) -> None:
         """Keep ``last_reasoning``: up to :data:`REASONING_TOP` candidates, best mean first."""
         if not rows:
             return
-        means = [statistics.fmean(r[k] for r in rows) for k in range(len(cands))]
+        means = [statistics.fmean([r[k] for r in rows if r[k] is not None] or [float("-inf")])
+                 for k in range(len(cands))]
         order = sorted(range(len(cands)), key=lambda k: (k != choice, -means[k]))
         self.last_reasoning = tuple(
             {"action": _action_text(cands[k]), "value": round(means[k], 2),
-             "note": f"{len(rows)} samples" + (", chosen" if k == choice else "")}
-            for k in order[:REASONING_TOP])
+             "note": f"{sum(1 for r in rows if r[k] is not None)} samples"
+                     + (", chosen" if k == choice else "")}
+            for k in order[:REASONING_TOP] if means[k] > float("-inf"))
 
     # -- estimates (the review 复盘, ai_plugins.review) ----------------------------------------
     def estimates(self, view: Any, kind: str, cands: Sequence[Any]) -> list[dict]:
@@ -262,7 +393,7 @@ class ExpertAI:
         self._detail = []
         try:
             if kind == "play":
-                self._play_rows(view, cands)
+                self._play_rows(view, cands, prune=False)
             elif kind == "bury":
                 self._bury_rows(view, cands)
             else:

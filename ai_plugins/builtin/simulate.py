@@ -31,10 +31,28 @@ def _value(c: int, ctx: TrumpContext) -> int:
     return ctx.VAL[c] + (30 if ctx.SUITX[c] == TRUMP_INDEX else 0)
 
 
+DEALER_TRUMP_WEIGHT = {2: 1.85, 3: 1.5}
+"""Per deck count, how much likelier a hidden trump is to sit in the dealer's hand than in a
+defender's, card for card (the dealer named its long suit and kept its trumps): the ratio of
+trump densities at the start of play over 40 ``basic`` self-play deals per deck count
+(``benchmarks/expert_prior.py`` measures it)."""
+
+KITTY_TRUMP_WEIGHT = 0.02
+"""Relative chance of a hidden trump being in the buried kitty (dealers keep their trumps:
+none were buried in those 80 deals)."""
+
+KITTY_POINT_WEIGHT = 0.25
+"""Relative chance of a hidden point card being in the buried kitty (4.5 points on average
+were buried with two decks, against 19 for a uniform deal)."""
+
+
 def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
-                 forbidden: dict[Any, set[int]], ctx: TrumpContext | None) -> dict[Any, list[int]] | None:
+                 forbidden: dict[Any, set[int]], ctx: TrumpContext | None,
+                 bias: Any = None) -> dict[Any, list[int]] | None:
     """Deal ``cards`` into the holders of ``capacity`` (exact counts), never giving a holder a
-    card of an effective suit in ``forbidden[holder]``; None if that failed."""
+    card of an effective suit in ``forbidden[holder]``; None if that failed. ``bias(holder,
+    card)``, when given, multiplies a holder's chance of getting the card (a prior on where
+    cards lie; the counts stay exact)."""
     rng.shuffle(cards)
     if ctx is not None:  # the most constrained cards first
         cards.sort(key=lambda c: -sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())))
@@ -45,19 +63,26 @@ def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
                    (ctx is None or ctx.SUITX[c] not in forbidden.get(h, ()))]
         if not holders:
             return None
-        weights = [left[h] for h in holders]
+        if bias is None:
+            weights = [left[h] for h in holders]
+        else:
+            weights = [left[h] * bias(h, c) for h in holders]
         h = rng.choices(holders, weights)[0]
         out[h].append(c)
         left[h] -= 1
     return out
 
 
-def sample_world(view: Any, rng: random.Random, tries: int = 20) -> Game:
+def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = False) -> Game:
     """A :class:`Game` in the play phase equal to ``view``'s position, hidden cards sampled.
 
     Other seats get exactly ``view.hand_sizes`` cards each; for a defender the buried cards are
     sampled too (they are hidden until the end). Known voids are respected when possible
-    (after ``tries`` failures they are ignored). Raises ValueError outside the play phase.
+    (after ``tries`` failures they are ignored). With ``prior``, a defender's samples lean
+    the way real deals do: hidden trumps go to the dealer :data:`DEALER_TRUMP_WEIGHT` times
+    as often as to a defender, and seldom to the kitty, which also gets few point cards
+    (:data:`KITTY_TRUMP_WEIGHT`, :data:`KITTY_POINT_WEIGHT`). Raises ValueError outside the
+    play phase.
     """
     if view.phase is not Phase.PLAY:
         raise ValueError("sample_world needs a play-phase view")
@@ -68,9 +93,12 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20) -> Game:
     if view.buried is None:
         capacity["kitty"] = view.ruleset.kitty_size
     forbidden = {s: know.voids[s] for s in capacity if s != "kitty"}
+    bias = None
+    if prior and view.buried is None and view.dealer is not None:
+        bias = _defender_prior(view)
     dealt = None
     for _ in range(tries):
-        dealt = _deal_hidden(rng, list(hidden), capacity, forbidden, view.ctx)
+        dealt = _deal_hidden(rng, list(hidden), capacity, forbidden, view.ctx, bias)
         if dealt is not None:
             break
     if dealt is None:
@@ -80,6 +108,25 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20) -> Game:
              for s in range(len(view.hand_sizes))]
     buried = tuple(view.buried) if view.buried is not None else tuple(Card(c) for c in dealt["kitty"])
     return _game_at(view, hands, buried)
+
+
+def _defender_prior(view: Any) -> Any:
+    """The ``bias`` of :func:`_deal_hidden` for a defender's view (see :func:`sample_world`)."""
+    sx = view.ctx.SUITX
+    dealer = view.dealer
+    w_dealer = DEALER_TRUMP_WEIGHT.get(view.ruleset.decks, 1.5)
+    points = [Card(c).points for c in range(54)]
+
+    def bias(holder: Any, c: int) -> float:
+        if holder == "kitty":
+            if sx[c] == TRUMP_INDEX:
+                return KITTY_TRUMP_WEIGHT
+            return KITTY_POINT_WEIGHT if points[c] else 1.0
+        if holder == dealer and sx[c] == TRUMP_INDEX:
+            return w_dealer
+        return 1.0
+
+    return bias
 
 
 def _game_at(view: Any, hands: list[list[Card]], buried: tuple[Card, ...]) -> Game:

@@ -1,0 +1,407 @@
+"""A lean play-out for the ``expert`` AI's search (红五, RULES.md §7–§10).
+
+:func:`.simulate.play_out` drives an :class:`engine.state.Game` through ``Game.apply`` with a
+policy that enumerates the engine's legal plays: exact, but several milliseconds per play-out
+from early in a hand. This module plays the rest of a hand out on plain lists of card ids,
+which is about ten times cheaper, so the search sees many more sampled worlds per decision.
+
+What it simplifies (it is an evaluation, never a source of real moves):
+
+- it starts at a trick boundary (the search finishes the trick in progress with the engine);
+- the policy leads only *groups*: a single, a pair or (three decks) a triple of identical
+  cards — never a tractor or a throw; the followers then obey the suit and structure rules of
+  RULES.md §8 for such a lead (a pair must be answered by a pair of the suit when there is one;
+  a triple by a triple, else by a pair and a card), and a follow beats the winner only with the
+  same group shape in the lead suit or in trumps (§9);
+- every seat sees every hand (perfect-information play-outs, like :mod:`.simulate`).
+
+The policy (:func:`play_out_fast`): lead a group nobody on the other side can beat (most cards
+and points first; the dealer draws trumps with its top trumps this way); a defender with no such
+group leads a low card of a suit in which a partner beats the dealer; a dealer holding at least
+half as many trumps as the defenders together leads a low trump; otherwise the weakest single
+of the longest side suit. Follow: feed points to a partner whose win is safe, take the
+trick with the cheapest play the later opponents cannot beat, else play the cheapest cards; a
+red five is never thrown into a trick the other side may take. The result is settled by the
+engine (:func:`engine.scoring.settle`), so the kitty and red-five rules are the engine's.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from engine.cards import POINTS
+from engine.order import TRUMP_INDEX, TrumpContext
+from engine.scoring import settle
+
+from .knowledge import RED_FIVE_ID
+
+_TRUMP = TRUMP_INDEX
+
+
+class Lean:
+    """A play-phase position on plain lists, at a trick boundary (see the module docstring).
+
+    ``suits[s][x]``: seat ``s``'s cards of effective suit ``x`` (0..3 side, 4 trump), card ids
+    sorted weakest first (``(VAL, id)``); ``leader``: the seat to lead; ``points``: card points
+    won in tricks per seat; ``red_fives``: ``(from_seat, to_seat)`` per red five captured so
+    far (as the engine keeps them); ``last``: the winner of the latest trick (or None).
+    """
+
+    __slots__ = ("suits", "leader", "points", "red_fives", "last", "n", "dealer", "ctx")
+
+    def __init__(self, hands: Sequence[Sequence[int]], ctx: TrumpContext, leader: int,
+                 dealer: int, points: Sequence[int], red_fives: Sequence[tuple[int, int]]) -> None:
+        sx, val = ctx.SUITX, ctx.VAL
+        self.ctx = ctx
+        self.n = len(hands)
+        self.dealer = dealer
+        self.leader = leader
+        self.points = list(points)
+        self.red_fives = list(red_fives)
+        self.last = None
+        suits = []
+        for hand in hands:
+            per: list[list[int]] = [[], [], [], [], []]
+            for c in sorted(hand, key=lambda c: (val[c], c)):
+                per[sx[c]].append(int(c))
+            suits.append(per)
+        self.suits = suits
+
+
+def copy_lean(lean: Lean) -> Lean:
+    """An independent copy of ``lean`` (for trying several plays on one sampled world)."""
+    out = Lean.__new__(Lean)
+    out.ctx, out.n, out.dealer, out.leader, out.last = lean.ctx, lean.n, lean.dealer, lean.leader, lean.last
+    out.points = list(lean.points)
+    out.red_fives = list(lean.red_fives)
+    out.suits = [[list(x) for x in per] for per in lean.suits]
+    return out
+
+
+def lean_settle(game: Any, lean: Lean, current: Sequence[tuple[int, Sequence[int]]]) -> Any:
+    """Finish ``lean`` (a copy of ``game``'s position, the cards of ``current`` already out of
+    the hands) with :func:`play_out_fast` and settle it with the engine's rules for ``game``
+    (its ruleset, dealer, bid, buried cards and failed throws)."""
+    points, red_fives, last = play_out_fast(lean, current)
+    return settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
+                  game.failed_throws)
+
+
+def lean_from_game(game: Any) -> Lean:
+    """The :class:`Lean` of an engine ``Game`` in the play phase at a trick boundary."""
+    return Lean(game.hands, game.ctx, game.leader, game.dealer, game.points_won, game.red_fives)
+
+
+def _groups(cards: Sequence[int], g: int) -> list[int]:
+    """Ids holding at least ``g`` copies in ``cards`` (sorted weakest first), weakest first."""
+    out = []
+    i, n = 0, len(cards)
+    while i < n:
+        c = cards[i]
+        j = i + 1
+        while j < n and cards[j] == c:
+            j += 1
+        if j - i >= g:
+            out.append(c)
+        i = j
+    return out
+
+
+def _beats(suits: list[list[int]], lsx: int, g: int, wsx: int, wval: int, val: Sequence[int]) -> bool:
+    """Whether a hand (``suits``, per effective suit) can beat a winning group of ``g`` cards of
+    effective suit ``wsx`` and strength ``wval`` in a trick led in ``lsx``."""
+    mine = suits[lsx]
+    if mine:
+        if wsx != lsx or len(mine) < g:
+            return False
+        if g == 1:
+            return val[mine[-1]] > wval
+        return any(val[c] > wval for c in _groups(mine, g))
+    if lsx == _TRUMP:
+        return False
+    trumps = suits[_TRUMP]
+    if len(trumps) < g:
+        return False
+    floor = wval if wsx == _TRUMP else -1
+    if g == 1:
+        return val[trumps[-1]] > floor
+    return any(val[c] > floor for c in _groups(trumps, g))
+
+
+def _top_group(cards: Sequence[int], g: int, val: Sequence[int]) -> int:
+    """The strongest ``VAL`` of a group of ``g`` identical cards in ``cards`` (sorted weakest
+    first), or -1 when there is none."""
+    if g == 1:
+        return val[cards[-1]] if cards else -1
+    i = len(cards) - 1
+    while i >= g - 1:
+        c = cards[i]
+        j = i - 1
+        while j >= 0 and cards[j] == c:
+            j -= 1
+        if i - j >= g:
+            return val[c]
+        i = j
+    return -1
+
+
+def _bar(suits: Sequence[list[list[int]]], opps: Sequence[int], x: int, g: int, val: Sequence[int]) -> int:
+    """The ``VAL`` a group of ``g`` cards led in effective suit ``x`` needs so that none of
+    ``opps`` can beat it (a tie stands: the first played wins); 999 when one of them ruffs."""
+    bar = -1
+    for o in opps:
+        cards = suits[o][x]
+        if cards:
+            if len(cards) >= g:
+                t = _top_group(cards, g, val)
+                if t >= 0 and t + 1 > bar:
+                    bar = t + 1
+        elif x != _TRUMP and _top_group(suits[o][_TRUMP], g, val) >= 0:
+            return 999
+    return bar
+
+
+def _cost(c: int, sx: Sequence[int], val: Sequence[int]) -> int:
+    """Strength spent by playing ``c`` (trumps above side cards; a red five dearest)."""
+    return val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0)
+
+
+def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
+    """The policy's lead for ``seat``: ``(cards, effective suit, group size)``."""
+    ctx = lean.ctx
+    sx, val = ctx.SUITX, ctx.VAL
+    suits = lean.suits
+    mine = suits[seat]
+    dealer = lean.dealer
+    me_dealer = seat == dealer
+    n = lean.n
+    opps = [s for s in range(n) if (s == dealer) != me_dealer]
+    total = sum(len(x) for x in mine)
+    bars: dict[tuple[int, int], int] = {}
+    best = None
+    best_key = None
+    for x in range(5):
+        cards = mine[x]
+        if not cards:
+            continue
+        i, m = 0, len(cards)
+        while i < m:
+            c = cards[i]
+            j = i + 1
+            while j < m and cards[j] == c:
+                j += 1
+            k = j - i
+            i = j
+            if c == RED_FIVE_ID and total > 3:
+                continue
+            for g in ((k, 1) if k > 1 else (1,)):
+                v = val[c]
+                b = bars.get((x, g))
+                if b is None:
+                    b = bars[(x, g)] = _bar(suits, opps, x, g, val)
+                if v < b:
+                    continue
+                key = (g, POINTS[c] * g, -v - (30 if x == _TRUMP else 0))
+                if best_key is None or key > best_key:
+                    best, best_key = (c, x, g), key
+    if best is not None:
+        c, x, g = best
+        return [c] * g, x, g
+    if not me_dealer:  # lead low into a suit where a partner beats the dealer
+        dh = suits[dealer]
+        partners = [s for s in range(n) if s != seat and s != dealer]
+        pick = None
+        for x in range(4):
+            cards = mine[x]
+            if not cards:
+                continue
+            if dh[x]:
+                top = val[dh[x][-1]]
+                ok = any(suits[p][x] and val[suits[p][x][-1]] > top for p in partners)
+            else:
+                ok = not dh[_TRUMP] and any(suits[p][x] for p in partners)
+                if not ok:  # a partner void with trumps over-ruffing is too deep: skip
+                    ok = False
+            if ok:
+                low = min(cards, key=lambda c: (POINTS[c], val[c]))
+                key = (POINTS[low], val[low])
+                if pick is None or key < pick[0]:
+                    pick = (key, low, x)
+        if pick is not None:
+            return [pick[1]], pick[2], 1
+    elif mine[_TRUMP] and len(mine[_TRUMP]) * 2 >= sum(len(suits[o][_TRUMP]) for o in opps) > 0:
+        low = [c for c in mine[_TRUMP] if c != RED_FIVE_ID and not POINTS[c]] or mine[_TRUMP]
+        return [low[0]], _TRUMP, 1  # the dealer draws trumps with a low one
+    # the weakest single of the longest side suit (trumps last)
+    choice, ckey = None, None
+    for x in range(5):
+        cards = mine[x]
+        if not cards:
+            continue
+        for c in cards[:3]:
+            key = (x == _TRUMP, -len(cards), POINTS[c], val[c], c == RED_FIVE_ID)
+            if ckey is None or key < ckey:
+                choice, ckey = c, key
+    return [choice], sx[choice], 1
+
+
+def _pick_cards(pool: Sequence[int], k: int, feed: bool, sx: Sequence[int], val: Sequence[int]) -> list[int]:
+    """``k`` cards of ``pool``: the richest in points when ``feed`` (cheap ones among equals),
+    else the cheapest with the fewest points."""
+    if feed:
+        def key(c: int) -> tuple[int, int]:
+            return (-POINTS[c], val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0))
+    else:
+        def key(c: int) -> tuple[int, int]:
+            return (POINTS[c], val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0))
+    if k == 1:
+        return [min(pool, key=key)] if pool else []
+    return sorted(pool, key=key)[:k]
+
+
+def _follow(lean: Lean, seat: int, lsx: int, g: int, wseat: int, wsx: int, wval: int,
+            later: Sequence[int], table: int) -> tuple[list[int], bool]:
+    """The policy's follow: ``(cards, beats the current winner)``."""
+    ctx = lean.ctx
+    sx, val = ctx.SUITX, ctx.VAL
+    suits = lean.suits
+    mine = suits[seat]
+    dealer = lean.dealer
+    me_dealer = seat == dealer
+    partner_wins = (wseat == dealer) == me_dealer
+    later_opps = [s for s in later if (s == dealer) != me_dealer]
+    suit = mine[lsx]
+    ns = len(suit)
+
+    def safe(x: int, v: int) -> bool:
+        return not any(_beats(suits[o], lsx, g, x, v, val) for o in later_opps)
+
+    if ns < g:  # forced: all of the suit, fillers from the rest (never wins)
+        if ns == 0 and lsx != _TRUMP:
+            trumps = mine[_TRUMP]
+            if len(trumps) >= g and not (partner_wins and safe(wsx, wval)):
+                floor = wval if wsx == _TRUMP else -1
+                wins = [c for c in (_groups(trumps, g) if g > 1 else trumps) if val[c] > floor]
+                for c in wins:  # the cheapest ruff the later opponents cannot beat
+                    if safe(_TRUMP, val[c]) and (c != RED_FIVE_ID or len(wins) == 1):
+                        return [c] * g, True
+        rest = [c for x in range(5) if x != lsx for c in mine[x]]
+        feed = partner_wins and safe(wsx, wval)
+        fill = _pick_cards([c for c in rest if c != RED_FIVE_ID] or rest, g - ns, feed, sx, val)
+        if len(fill) < g - ns:
+            fill = _pick_cards(rest, g - ns, feed, sx, val)
+        return list(suit) + fill, False
+    # enough cards of the suit: the structure rule picks the shape
+    if g == 1:
+        if partner_wins and safe(wsx, wval):
+            pool = [c for c in suit if c != RED_FIVE_ID] or suit
+            return _pick_cards(pool, 1, True, sx, val), False
+        if wsx == lsx:
+            for c in suit:
+                if val[c] > wval and safe(lsx, val[c]) and not (c == RED_FIVE_ID and len(suit) > 1 and table == 0):
+                    return [c], True
+        pool = [c for c in suit if c != RED_FIVE_ID] or suit
+        return _pick_cards(pool, 1, False, sx, val), False
+    groups = _groups(suit, g)
+    if groups:  # must play one of them
+        if not (partner_wins and safe(wsx, wval)) and wsx == lsx:
+            for c in groups:
+                if val[c] > wval and safe(lsx, val[c]):
+                    return [c] * g, True
+        if partner_wins and safe(wsx, wval):
+            c = max(groups, key=lambda c: (POINTS[c], -_cost(c, sx, val)))
+        else:
+            c = min(groups, key=lambda c: (POINTS[c], _cost(c, sx, val)))
+        return [c] * g, False
+    feed = partner_wins and safe(wsx, wval)
+    if g == 3:
+        pairs = _groups(suit, 2)
+        if pairs:
+            p = (max if feed else min)(pairs, key=lambda c: (POINTS[c], -_cost(c, sx, val) if feed else _cost(c, sx, val)))
+            rest = list(suit)
+            rest.remove(p)
+            rest.remove(p)
+            return [p, p] + _pick_cards(rest, 1, feed, sx, val), False
+    return _pick_cards(suit, g, feed, sx, val), False
+
+
+def group_lead(cards: Sequence[int]) -> bool:
+    """Whether a lead is one the lean play-out can answer: 1 to 3 identical cards."""
+    return 0 < len(cards) <= 3 and all(c == cards[0] for c in cards)
+
+
+def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = ()
+                  ) -> tuple[list[int], list[tuple[int, int]], int]:
+    """Play ``lean`` to the end with the policy of the module docstring (mutates it).
+
+    ``current``: the plays already made in the trick in progress, ``(seat, cards)`` from its
+    leader on, whose lead must be a :func:`group_lead` (those cards are already out of the
+    hands; ``lean.leader`` is that trick's leader). Returns ``(points per seat, red-five
+    captures, winner of the last trick)``."""
+    ctx = lean.ctx
+    sx, val = ctx.SUITX, ctx.VAL
+    suits = lean.suits
+    n = lean.n
+    dealer = lean.dealer
+    points = lean.points
+    red_fives = lean.red_fives
+    leader = lean.leader
+    last = lean.last
+    pending = list(current)
+    while pending or any(suits[leader]):
+        if pending:
+            plays = [(s, list(cs)) for s, cs in pending]
+            pending = []
+            cards = plays[0][1]
+            lsx, g = sx[cards[0]], len(cards)
+            wseat, wsx, wval = leader, lsx, val[cards[0]]
+            for s, cs in plays[1:]:
+                c0 = cs[0]
+                if all(c == c0 for c in cs) and (
+                        (sx[c0] == _TRUMP and wsx != _TRUMP) or (sx[c0] == wsx and val[c0] > wval)):
+                    wseat, wsx, wval = s, sx[c0], val[c0]
+            table = sum(POINTS[c] for _, cs in plays for c in cs)
+            removed = len(plays)
+        else:
+            cards, lsx, g = _lead(lean, leader)
+            plays = [(leader, cards)]
+            wseat, wsx, wval = leader, lsx, val[cards[0]]
+            table = sum(POINTS[c] for c in cards)
+            removed = 0
+        order = [(leader + i) % n for i in range(len(plays), n)]
+        for i, s in enumerate(order):
+            cards_s, wins = _follow(lean, s, lsx, g, wseat, wsx, wval, order[i + 1:], table)
+            if wins:
+                wseat, wsx, wval = s, sx[cards_s[0]], val[cards_s[0]]
+            table += sum(POINTS[c] for c in cards_s)
+            plays.append((s, cards_s))
+        for j, (s, cs) in enumerate(plays):
+            per = suits[s]
+            for c in cs:
+                if j >= removed:
+                    per[sx[c]].remove(c)
+                if c == RED_FIVE_ID and (s == dealer) != (wseat == dealer):
+                    red_fives.append((s, wseat))
+        points[wseat] += table
+        leader = last = wseat
+    lean.leader, lean.last = leader, last
+    return points, red_fives, last
+
+
+def fast_settle(game: Any) -> Any:
+    """The :class:`engine.scoring.Settlement` of ``game`` (an engine ``Game`` in the play
+    phase at a trick boundary or inside a trick led by a :func:`group_lead`, or already
+    settled) once :func:`play_out_fast` has finished it (``game`` itself is not changed)."""
+    st = game.settlement
+    if st is None:
+        lean = lean_from_game(game)
+        points, red_fives, last = play_out_fast(lean, game.current)
+        st = settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
+                    game.failed_throws)
+    return st
+
+
+def settled_utility(st: Any, seat: int) -> float:
+    """:func:`.simulate.utility` of a settlement ``st`` for ``seat``: its game points plus a
+    tenth of the dealer final, signed for its side."""
+    side = 1 if seat == st.dealer else -1
+    return st.game_points[seat] + 0.1 * side * st.dealer_final

@@ -1,0 +1,116 @@
+"""Play strength alone: two AIs play the same 红五 deals after one shared auction.
+
+The arena (``hongwu arena``) lets each AI bid for itself, so a deal's dealer and contract
+differ between its line-ups, and most of the spread of its numbers comes from the auction.
+Here the auction, the trump and the bury of every deal are made by ``basic`` for all seats
+(RULES.md §2–§4), and only the play (§7–§9) is left to the two AIs, in the line-ups ABAB and
+BABA from that same position: the dealer and its contract are the same in both, so the
+per-deal difference measures play alone.
+
+Usage::
+
+    PYTHONPATH=. python benchmarks/play_duel.py --a expert --b basic --deals 40 --seed 5 \\
+        [--decks 2] [--think-ms 100] [--samples N] [--plugin-dir DIR] [--ab-only]
+
+Prints A's mean game points per seat-hand with a 95% interval over deals (B's is its
+negative: every hand is zero-sum), A's mean as dealer and as defender, and the wall time.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai_plugins.arena import deal_seed  # noqa: E402
+from ai_plugins.base import AISettings  # noqa: E402
+from ai_plugins.builtin.basic import BasicAI  # noqa: E402
+from ai_plugins.manager import AIManager  # noqa: E402
+from engine.ruleset import hongwu  # noqa: E402
+from engine.state import Bid, Bury, ChooseTrump, Game, IllegalAction, Phase, Play  # noqa: E402
+
+
+def auctioned(rs, seed: int) -> Game:
+    """Deal ``seed`` with basic's auction, trump and bury done: the play phase, first lead."""
+    g = Game.new(rs, seed=seed)
+    ais = [BasicAI(AISettings(seat=s, seed=seed + s)) for s in range(rs.players)]
+    while g.phase is not Phase.PLAY:
+        s = g.to_act
+        v = g.view(s)
+        if g.phase is Phase.BID:
+            g.apply(Bid(s, ais[s].choose_bid(v, v.legal_bid_amounts) or None))
+        elif g.phase is Phase.TRUMP:
+            g.apply(ChooseTrump(s, ais[s].choose_trump(v, "SHCD")))
+        else:
+            g.apply(Bury(s, tuple(ais[s].choose_bury(v, v.bury_count))))
+    return g
+
+
+def play(start: Game, names, manager, seed: int, options: dict) -> tuple[tuple[int, ...], int]:
+    """Play ``start`` (a copy) out with AI ``names[seat]`` per seat; (game points, dealer)."""
+    g = start.clone()
+    ais = [manager.create(n, AISettings(seat=s, seed=seed * 7 + s, options=dict(options)))
+           for s, n in enumerate(names)]
+    stand_in = BasicAI(AISettings(seat=0, seed=seed))
+    while g.phase is Phase.PLAY:
+        s = g.to_act
+        v = g.view(s)
+        try:
+            g.apply(Play(s, tuple(ais[s].choose_play(v, g.play_options(s)))))
+        except IllegalAction:
+            print(f"illegal play by {names[s]}; basic stands in", file=sys.stderr)
+            g.apply(Play(s, tuple(stand_in.choose_play(v, g.play_options(s)))))
+    return g.settlement.game_points, g.dealer
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--a", required=True)
+    p.add_argument("--b", default="basic")
+    p.add_argument("--deals", type=int, default=40)
+    p.add_argument("--seed", type=int, default=5)
+    p.add_argument("--first", type=int, default=0, help="first deal index (default 0)")
+    p.add_argument("--decks", type=int, choices=(2, 3), default=2)
+    p.add_argument("--think-ms", type=int, default=100)
+    p.add_argument("--samples", type=int, default=None)
+    p.add_argument("--plugin-dir", action="append", default=[])
+    ns = p.parse_args(argv)
+    rs = hongwu(ns.decks)
+    manager = AIManager(ns.plugin_dir, [], user_dir=False, entry_points=False)
+    options = {"think_ms": ns.think_ms}
+    if ns.samples:
+        options["samples"] = ns.samples
+    per_deal, as_dealer, as_def = [], [], []
+    t0 = time.perf_counter()
+    n = rs.players
+    for d in range(ns.first, ns.first + ns.deals):
+        dseed = deal_seed(ns.seed, d)
+        start = auctioned(rs, dseed)
+        pts = []
+        for j, lineup in enumerate(((0, 1) * (n // 2), (1, 0) * (n // 2))):
+            names = [(ns.a, ns.b)[k] for k in lineup]
+            gp, dealer = play(start, names, manager, dseed + j, options)
+            for s in range(n):
+                if lineup[s] == 0:
+                    pts.append(gp[s])
+                    (as_dealer if s == dealer else as_def).append(gp[s])
+        per_deal.append(statistics.fmean(pts))
+        if (d - ns.first + 1) % 10 == 0:
+            m = statistics.fmean(per_deal)
+            print(f"  {d - ns.first + 1} deals: {m:+.2f}", file=sys.stderr, flush=True)
+    m = statistics.fmean(per_deal)
+    half = 1.96 * statistics.stdev(per_deal) / len(per_deal) ** 0.5 if len(per_deal) > 1 else 0.0
+    print(f"play duel {ns.a} vs {ns.b}: {ns.deals} deals (from {ns.first}), {ns.decks} decks, seed "
+          f"{ns.seed}, think {ns.think_ms} ms" + (f", {ns.samples} samples" if ns.samples else ""))
+    print(f"{ns.a}: {m:+.2f} ± {half:.2f} game points per seat-hand "
+          f"(as dealer {statistics.fmean(as_dealer):+.2f}, as defender {statistics.fmean(as_def):+.2f}); "
+          f"{time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
