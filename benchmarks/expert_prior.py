@@ -19,12 +19,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ai_plugins.base import AISettings  # noqa: E402
-from ai_plugins.builtin.basic import BasicAI  # noqa: E402
 from engine.order import TRUMP_INDEX  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
-from engine.state import Bid, Bury, ChooseTrump, Game, Phase  # noqa: E402
+from play_duel import auctioned  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -36,17 +35,7 @@ def main(argv=None) -> int:
     rs = hongwu(ns.decks)
     ws, kit, pts = [], [], []
     for h in range(ns.deals):
-        g = Game.new(rs, seed=ns.seed + h)
-        ais = [BasicAI(AISettings(seat=s, seed=s)) for s in range(rs.players)]
-        while g.phase is not Phase.PLAY:
-            s = g.to_act
-            v = g.view(s)
-            if g.phase is Phase.BID:
-                g.apply(Bid(s, ais[s].choose_bid(v, v.legal_bid_amounts) or None))
-            elif g.phase is Phase.TRUMP:
-                g.apply(ChooseTrump(s, ais[s].choose_trump(v, "SHCD")))
-            else:
-                g.apply(Bury(s, tuple(ais[s].choose_bury(v, v.bury_count))))
+        g = auctioned(rs, ns.seed + h, ai_seed=0)
         sx, d = g.ctx.SUITX, g.dealer
         kit.append(sum(1 for c in g.buried if sx[c] == TRUMP_INDEX))
         pts.append(sum(c.points for c in g.buried))

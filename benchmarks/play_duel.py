@@ -34,10 +34,12 @@ from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Bid, Bury, ChooseTrump, Game, IllegalAction, Phase, Play  # noqa: E402
 
 
-def auctioned(rs, seed: int) -> Game:
-    """Deal ``seed`` with basic's auction, trump and bury done: the play phase, first lead."""
+def auctioned(rs, seed: int, ai_seed: int | None = None) -> Game:
+    """Deal ``seed`` with basic's auction, trump and bury done: the play phase, first lead.
+    Seat s's ``basic`` is seeded ``ai_seed + s`` (default ``seed + s``)."""
     g = Game.new(rs, seed=seed)
-    ais = [BasicAI(AISettings(seat=s, seed=seed + s)) for s in range(rs.players)]
+    base = seed if ai_seed is None else ai_seed
+    ais = [BasicAI(AISettings(seat=s, seed=base + s)) for s in range(rs.players)]
     while g.phase is not Phase.PLAY:
         s = g.to_act
         v = g.view(s)
