@@ -264,11 +264,14 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
 
     Returns ``{"seed", "decks", "deals", "lineups": ["ABAB", ...], "ais": {label: {"hands",
     "mean_game_points", "ci95", "dealer_rate", "dealer_success_rate", "mean_bid",
-    "mean_dealer_final", "faults", "fault_report"}}}``; rates are fractions 0..1, ``ci95`` the
+    "mean_dealer_final", "faults", "fault_report", "per_deal", "by_role"}}}``; rates are fractions 0..1, ``ci95`` the
     half-width in game points; ``None`` where a number is undefined (no dealer hands, fewer
     than 2 deals). ``faults`` is the number of decisions lost to the stand-in; ``fault_report``
     says why (``{"lost": {kind: n}, "faults": fault events, "dropped": why or None,
-    "threads_running", "printed", "first": {kind: {"reason", "traceback"}}}``). ``names``:
+    "threads_running", "printed", "first": {kind: {"reason", "traceback"}}}``); ``per_deal``
+    the AI's mean game points of each deal, in deal order (so two runs on the same seed can be
+    compared deal by deal: ``benchmarks/arena_paired.py``); ``by_role`` its game points split
+    by who dealt (:func:`_by_role`; 红五 only). ``names``:
     the AIs' display names (default ``config.ais``), made unique by :func:`label_names`.
     """
     labels = label_names(list(names) if names is not None else config.ais)
@@ -306,8 +309,29 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
             "mean_dealer_final": _mean([r.dealer_final for r in dealer_rows]),
             "faults": sum(r.faults for r in rows),
             "fault_report": _fault_report(rows),
+            "per_deal": per_deal,
+            "by_role": _by_role(results, i, len(lineups(len(config.ais))[0])),
         }
     return summary
+
+
+def _by_role(results: dict[int, list[SeatResult]], ai: int, seats: int) -> dict[str, Any]:
+    """AI ``ai``'s hands split by who dealt (红五: one dealer a hand, RULES.md §2): ``dealt``
+    (it was the dealer), ``own_kind_dealt`` (another seat of the same AI was), ``other_dealt``
+    (another AI was); each ``{"hands": n, "mean_game_points": float or None}``. ``seats``: the
+    seats of one line-up (the results of a deal come a line-up at a time, in seat order)."""
+    tally: dict[str, list[int]] = {"dealt": [], "own_kind_dealt": [], "other_dealt": []}
+    for d in sorted(results):
+        rows = results[d]
+        for k in range(0, len(rows) - seats + 1, seats):
+            hand = rows[k:k + seats]
+            dealer_ai = next((r.ai for r in hand if r.dealer), None)
+            for r in hand:
+                if r.ai != ai:
+                    continue
+                role = "dealt" if r.dealer else "own_kind_dealt" if dealer_ai == ai else "other_dealt"
+                tally[role].append(r.game_points)
+    return {role: {"hands": len(v), "mean_game_points": _mean(v)} for role, v in tally.items()}
 
 
 def format_faults(summary: dict[str, Any], *, verbose: bool = False) -> list[str]:

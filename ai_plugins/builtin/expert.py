@@ -50,7 +50,10 @@ from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
 from . import expert_bid
 from .basic import BasicAI, hand_strength, keep_value
-from .fastsim import copy_lean, fast_settle, group_lead, lean_from_game, lean_settle, settled_utility
+from .fastsim import (
+    calibrated_utility, calibration_for, copy_lean, fast_settle, group_lead, lean_from_game, lean_settle,
+    settled_utility, smooth_utility,
+)
 from .simulate import (
     dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
     sample_deal_as_dealer, sample_world, utility,
@@ -96,6 +99,16 @@ time is counted in CPU time, see :meth:`ExpertAI._cpu_loop`)."""
 WALL_EXTRA_S = 0.35
 """... and at the thinking time plus this many seconds (so a 500 ms decision stays under
 0.85 s of wall time however busy the machine is)."""
+
+SIGMA = 0.0
+"""Spread in card points that smooths the game-point bands in the search's utility
+(:func:`.fastsim.smooth_utility`; 0: the plain bands plus a tenth of the dealer final,
+:func:`.fastsim.settled_utility`)."""
+
+CALIBRATE = 0.0
+"""When above 0, the search's utility is :func:`.fastsim.calibrated_utility`: the lean
+play-out's dealer points mapped to real play's and the bands smoothed by the fitted spread
+times this factor (``data/playout_calibration.json``); 0: see :data:`SIGMA`."""
 
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
@@ -196,6 +209,12 @@ class ExpertAI:
         self.wall_cap_s = max(self.think_s, 0.8 * settings.budget_s)
         samples = options.get("samples")
         self.samples: int | None = int(samples) if samples else None
+        self.play_confidence = float(options.get("confidence", self.play_confidence))
+        self.play_candidates = max(1, int(options.get("candidates", self.play_candidates)))
+        self.sigma = float(options.get("sigma", SIGMA))
+        self.calibrate = float(options.get("calibrate", CALIBRATE))
+        bonus = options.get("play_bonus")
+        self.play_bonus: float | None = None if bonus is None else float(bonus)
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
         self.last_reasoning: tuple[dict, ...] | None = None
         """The candidates of the last decision with their estimates (see :meth:`reasoning`):
@@ -326,6 +345,11 @@ class ExpertAI:
         detail = []
         base = None
         sx = world.ctx.SUITX
+        rs = world.ruleset
+        cal = None
+        if self.calibrate > 0:
+            share = sum(len(h) for h in world.hands) / (rs.hand_size * rs.players)
+            cal = (world.points_won[world.dealer], calibration_for(rs.decks, share))
         for k, play in enumerate(cands):
             if active is not None and not active[k]:
                 row.append(None)
@@ -346,11 +370,23 @@ class ExpertAI:
                 while g.current:  # a tractor or a throw: the engine finishes the trick
                     g.apply(rollout_action(g, self.rng))
                 st = fast_settle(g)
-            row.append(settled_utility(st, me))
+            row.append(self._utility(st, me, rs, cal))
             detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
         if self._detail is not None:
             self._detail.append(detail)
         return row
+
+    def _utility(self, st: Any, seat: int, ruleset: Any, cal: Any = None) -> float:
+        """How good settlement ``st`` is for ``seat`` (game points): with ``cal`` (``(dealer
+        points already won, (a, b, sd))``, see :data:`CALIBRATE`) the calibrated utility of
+        :func:`.fastsim.calibrated_utility`; else the smoothed bands of
+        :func:`.fastsim.smooth_utility` when ``sigma`` (option) is above 0, else
+        :func:`.fastsim.settled_utility` (RULES.md §10)."""
+        if cal is not None:
+            return calibrated_utility(st, seat, ruleset, cal[0], cal[1], self.calibrate)
+        if self.sigma > 0:
+            return smooth_utility(st, seat, ruleset, self.sigma)
+        return settled_utility(st, seat)
 
     def _note(self, cands: Sequence[Any], rows: Sequence[Sequence[float]], choice: int) -> None:
         """Keep ``last_reasoning``: up to :data:`REASONING_TOP` candidates, best mean first."""
@@ -436,7 +472,7 @@ class ExpertAI:
         ``PASS``."""
         if not bids:
             return PASS
-        choice, rows = expert_bid.choose_bid(view, bids)
+        choice, rows = expert_bid.choose_bid(view, bids, bonus=self.play_bonus)
         self.last_reasoning = tuple(rows)
         return choice or PASS
 
@@ -488,6 +524,7 @@ class ExpertAI:
         def late() -> bool:
             return self.samples is None and time.perf_counter() >= deadline
 
+        bury_cal = (0, calibration_for(rs.decks, 1.0)) if self.calibrate > 0 else None
         i = 0
         while (i < self.samples) if self.samples is not None else not late():
             i += 1
@@ -505,7 +542,7 @@ class ExpertAI:
                     expert_bid.basic_play_out(g, seed)
                 else:
                     play_out(g, random.Random(seed))
-                row.append(utility(g, me))
+                row.append(self._utility(g.settlement, me, rs, bury_cal))
                 detail.append((float(g.settlement.game_points[me]), dealer_points(g)))
             if self._detail is not None:
                 self._detail.append(detail)

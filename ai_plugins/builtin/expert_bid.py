@@ -269,21 +269,26 @@ def pass_value(view: Any) -> float:
     return PASS_VALUE
 
 
-def bid_values(view: Any, bids: Sequence[int], model: BidModel | None = None) -> tuple[str, dict[int, float], float, float]:
-    """``(suit, {bid: expected dealer game points}, mean, sd)`` for the seat's best suit."""
+def bid_values(view: Any, bids: Sequence[int], model: BidModel | None = None,
+               bonus: float | None = None) -> tuple[str, dict[int, float], float, float]:
+    """``(suit, {bid: expected dealer game points}, mean, sd)`` for the seat's best suit;
+    ``bonus`` card points are added to the model's mean (default :data:`PLAY_BONUS` for the
+    deck count)."""
     model = model or load_model()
     rs = view.ruleset
     suit, mean, sd = best_suit(model, [int(c) for c in view.hand], rs.decks, rival=rival_strength(view, model))
-    mean += PLAY_BONUS.get(rs.decks, 0.0)
+    mean += PLAY_BONUS.get(rs.decks, 0.0) if bonus is None else bonus
     return suit, {b: expected_gp(rs, mean, sd, b) for b in bids}, mean, sd
 
 
-def choose_bid(view: Any, bids: Sequence[int], model: BidModel | None = None) -> tuple[int, list[dict]]:
+def choose_bid(view: Any, bids: Sequence[int], model: BidModel | None = None,
+               bonus: float | None = None) -> tuple[int, list[dict]]:
     """``(amount or 0 for a pass, reasoning rows)``: the cheapest of ``bids`` whose expected
-    game points exceed :func:`pass_value` + :data:`BID_CUSHION`, else a pass."""
+    game points exceed :func:`pass_value` + :data:`BID_CUSHION`, else a pass (``bonus``: see
+    :func:`bid_values`)."""
     if not bids:
         return 0, []
-    suit, values, mean, sd = bid_values(view, bids, model)
+    suit, values, mean, sd = bid_values(view, bids, model, bonus)
     cheapest = min(bids)
     need = pass_value(view) + BID_CUSHION
     choice = cheapest if values[cheapest] > need else 0

@@ -26,11 +26,15 @@ engine (:func:`engine.scoring.settle`), so the kitty and red-five rules are the 
 """
 from __future__ import annotations
 
+import json
+import math
+from functools import lru_cache
+from importlib import resources
 from typing import Any, Sequence
 
 from engine.cards import POINTS
 from engine.order import TRUMP_INDEX, TrumpContext
-from engine.scoring import settle
+from engine.scoring import band_multiplier, settle
 
 from .knowledge import RED_FIVE_ID
 
@@ -405,3 +409,108 @@ def settled_utility(st: Any, seat: int) -> float:
     tenth of the dealer final, signed for its side."""
     side = 1 if seat == st.dealer else -1
     return st.game_points[seat] + 0.1 * side * st.dealer_final
+
+
+SMOOTH_RANGE = 600
+"""Dealer finals tabulated by :func:`smooth_band_table` run from ``-SMOOTH_RANGE`` to
+``+SMOOTH_RANGE`` card points (beyond, the nearest end is used)."""
+
+SMOOTH_SLOPE = 0.02
+"""Game points per card point of the dealer final added to :func:`smooth_utility`, signed for
+the seat's side: a tie-break where the smoothed bands are flat (far beyond the last band)."""
+
+
+@lru_cache(maxsize=16)
+def smooth_band_table(ruleset: Any, sigma: float) -> tuple[float, ...]:
+    """Each defender's expected band gain in game points (``band_multiplier * base_score``,
+    RULES.md §10) for every dealer final ``x`` in ``-SMOOTH_RANGE..SMOOTH_RANGE`` when the final
+    is really ``x + e`` with ``e`` normal of spread ``sigma`` card points: the bands' steps made
+    smooth, so that a play worth a few card points near a band edge is worth a part of a step.
+    Index ``x + SMOOTH_RANGE``. ``sigma`` ≤ 0 gives the plain bands."""
+    b = ruleset.options.base_score
+    edges = list(ruleset.bands)
+    mults = list(ruleset.band_multipliers)
+    out = []
+    for x in range(-SMOOTH_RANGE, SMOOTH_RANGE + 1):
+        if sigma <= 0:
+            out.append(float(band_multiplier(ruleset, x) * b))
+            continue
+        # P(final + e ≤ edge) for each edge; a final of exactly an edge is in the band below
+        # (bands closed above), which the continuous spread ignores
+        cdf = [0.5 * (1.0 + math.erf((e - x) / (sigma * math.sqrt(2.0)))) for e in edges]
+        probs = [cdf[0]] + [cdf[i] - cdf[i - 1] for i in range(1, len(cdf))] + [1.0 - cdf[-1]]
+        out.append(b * sum(p * m for p, m in zip(probs, mults)))
+    return tuple(out)
+
+
+def smooth_utility(st: Any, seat: int, ruleset: Any, sigma: float) -> float:
+    """A smoother :func:`settled_utility` of settlement ``st`` for ``seat`` (game points): the
+    red-five and other transfers as settled, the band gain replaced by its expectation under a
+    spread of ``sigma`` card points around the dealer final (:func:`smooth_band_table`), plus
+    :data:`SMOOTH_SLOPE` per card point of the final for the seat's side (RULES.md §10)."""
+    n = ruleset.players
+    final = st.dealer_final
+    d_plain = band_multiplier(ruleset, final) * ruleset.options.base_score
+    table = smooth_band_table(ruleset, sigma)
+    d_smooth = table[max(0, min(len(table) - 1, final + SMOOTH_RANGE))]
+    dealer = seat == st.dealer
+    scale = -(n - 1) if dealer else 1
+    return (st.game_points[seat] + scale * (d_smooth - d_plain)
+            + (SMOOTH_SLOPE if dealer else -SMOOTH_SLOPE) * final)
+
+
+BUCKETS = 10
+"""Bins of the share of cards still in the hands used by the play-out calibration
+(``tools/fit_playout_calibration.py``; bin 0 holds the last cards of a hand)."""
+
+CALIBRATION_FILE = "playout_calibration.json"
+"""The fitted calibration, in ``ai_plugins/builtin/data/`` (package data)."""
+
+SIGMA_STEPS = 4
+"""Spreads are rounded to this many card points (so few smoothed band tables are built)."""
+
+
+@lru_cache(maxsize=1)
+def load_calibration() -> dict[int, tuple[tuple[float, float, float], ...]]:
+    """``{decks: ((a, b, sd) per bin of the share of cards left, bin 0 last)}``: real future
+    dealer card points ≈ ``a + b *`` the lean play-out's, with residual spread ``sd``
+    (``ai_plugins/builtin/data/playout_calibration.json``, fitted by
+    ``tools/fit_playout_calibration.py``)."""
+    text = resources.files(__package__).joinpath("data", CALIBRATION_FILE).read_text(encoding="utf-8")
+    data = json.loads(text)
+    return {int(k): tuple(tuple(float(x) for x in row) for row in v)
+            for k, v in data.items() if k.isdigit()}
+
+
+def calibration_for(decks: int, share_left: float) -> tuple[float, float, float]:
+    """The ``(a, b, sd)`` of :func:`load_calibration` for ``decks`` and the share of cards
+    still in the hands (0..1); ``(0, 1, 0)`` (no change) for a deck count not fitted."""
+    table = load_calibration().get(decks)
+    if not table:
+        return (0.0, 1.0, 0.0)
+    k = min(len(table) - 1, max(0, math.ceil(share_left * len(table)) - 1))
+    return table[k]
+
+
+def calibrated_utility(st: Any, seat: int, ruleset: Any, known: int, cal: tuple[float, float, float],
+                       scale: float = 1.0) -> float:
+    """Expected game points for ``seat`` of a lean play-out that ended in settlement ``st``,
+    allowing for the play-out's error (RULES.md §10): the dealer's card points won after the
+    decision (``st``'s dealer points minus ``known``, those it had already won) are mapped to
+    real play's by ``cal = (a, b, sd)`` (:func:`calibration_for`) and the game-point bands are
+    smoothed with a spread of ``sd * scale`` (:func:`smooth_band_table`, rounded to
+    :data:`SIGMA_STEPS`); red-five and other transfers stay as settled."""
+    a, b, sd = cal
+    points = st.dealer_final + st.bid
+    est = known + a + b * (points - known)
+    final = int(round(est)) - st.bid
+    sigma = SIGMA_STEPS * round(sd * scale / SIGMA_STEPS)
+    n = ruleset.players
+    base = ruleset.options.base_score
+    d_plain = band_multiplier(ruleset, st.dealer_final) * base
+    table = smooth_band_table(ruleset, float(sigma))
+    d_smooth = table[max(0, min(len(table) - 1, final + SMOOTH_RANGE))]
+    dealer = seat == st.dealer
+    side = -(n - 1) if dealer else 1
+    return (st.game_points[seat] + side * (d_smooth - d_plain)
+            + (SMOOTH_SLOPE if dealer else -SMOOTH_SLOPE) * final)

@@ -1,0 +1,64 @@
+"""Compare arena runs deal by deal: is variant B of an AI better than variant A?
+
+Two ``hongwu arena --json`` files of runs on the same seed and deals (typically ``--ai A
+--ai basic`` and ``--ai B --ai basic``) hold each AI's mean game points per deal
+(``per_deal``). The difference B − A per deal removes the luck both runs share (the same cards,
+the same opponent), so it needs fewer deals than comparing the two intervals. Prints, for each
+file after the first, the mean of the per-deal differences of the chosen AI with a 95% interval
+(normal approximation over deals), next to each run's own mean::
+
+    hongwu arena --ai expert --ai basic --hands 60 --seed 9 --think-ms 100 --json /tmp/a.json
+    hongwu arena --ai expert@confidence=0.5 --ai basic --hands 60 --seed 9 --think-ms 100 --json /tmp/b.json
+    python benchmarks/arena_paired.py /tmp/a.json /tmp/b.json
+
+``--label`` names the AI to compare (default: the first AI of each file). A measurement
+script: nothing is asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+
+
+def paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """``(mean of b − a, 95% half-width)`` over deals; raises ValueError if the lengths differ
+    or fewer than two deals."""
+    if len(a) != len(b) or len(a) < 2:
+        raise ValueError(f"need two runs of the same ≥ 2 deals (got {len(a)} and {len(b)})")
+    d = [y - x for x, y in zip(a, b)]
+    return statistics.fmean(d), 1.96 * statistics.stdev(d) / math.sqrt(len(d))
+
+
+def _series(path: str, label: str | None) -> tuple[str, list[float]]:
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    ais = data["ais"]
+    name = label if label is not None else next(iter(ais))
+    if name not in ais:
+        raise SystemExit(f"{path}: no AI {name!r} (has {', '.join(ais)})")
+    if "per_deal" not in ais[name]:
+        raise SystemExit(f"{path}: no per-deal numbers (written by an older arena)")
+    return name, ais[name]["per_deal"]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the paired comparison of the runs named on the command line."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("runs", nargs="+", help="arena --json files, the baseline first")
+    ap.add_argument("--label", help="the AI to compare (default: each file's first AI)")
+    ns = ap.parse_args(argv)
+    base_name, base = _series(ns.runs[0], ns.label)
+    m0 = statistics.fmean(base)
+    print(f"{ns.runs[0]}: {base_name} {m0:+.2f} over {len(base)} deals (baseline)")
+    for path in ns.runs[1:]:
+        name, other = _series(path, ns.label)
+        diff, half = paired(base, other)
+        print(f"{path}: {name} {statistics.fmean(other):+.2f}; paired difference {diff:+.2f} ± {half:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

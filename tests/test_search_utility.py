@@ -1,0 +1,101 @@
+"""The expert search's utilities (ai_plugins/builtin/fastsim.py): smoothed bands, the fitted
+play-out calibration, and the arena's per-deal numbers used to compare variants."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from ai_plugins.arena import ArenaConfig, run_arena
+from ai_plugins.builtin import fastsim
+from engine.ruleset import hongwu
+from engine.scoring import band_multiplier, settle
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("decks", [2, 3])
+def test_smooth_bands_match_plain_bands_without_spread_and_far_from_edges(decks):
+    rs = hongwu(decks)
+    plain = fastsim.smooth_band_table(rs, 0.0)
+    smooth = fastsim.smooth_band_table(rs, 12.0)
+    b = rs.options.base_score
+    for x in (-300, -71, -30, 0, 1, 30, 31, 200):
+        assert plain[x + fastsim.SMOOTH_RANGE] == band_multiplier(rs, x) * b
+    # far from every edge the spread changes nothing; next to an edge it takes part of a step
+    assert smooth[-400 + fastsim.SMOOTH_RANGE] == pytest.approx(plain[-400 + fastsim.SMOOTH_RANGE])
+    assert smooth[400 + fastsim.SMOOTH_RANGE] == pytest.approx(plain[400 + fastsim.SMOOTH_RANGE])
+    at0 = smooth[fastsim.SMOOTH_RANGE]
+    assert band_multiplier(rs, 1) * b < at0 < band_multiplier(rs, 0) * b
+    # a defender's expected gain never rises with the dealer final
+    assert all(x >= y - 1e-12 for x, y in zip(smooth, smooth[1:]))
+
+
+def _settlement(rs, dealer_points, bid, red_five=()):
+    pts = [0] * rs.players
+    pts[0] = dealer_points
+    return settle(rs, 0, bid, pts, [], 1, red_five)
+
+
+def test_calibrated_utility_without_change_is_the_plain_game_points_plus_the_slope():
+    rs = hongwu(2)
+    st = _settlement(rs, 95, 60)  # final +35: the dealer's second band
+    for seat in range(rs.players):
+        side = 1 if seat == 0 else -1
+        u = fastsim.calibrated_utility(st, seat, rs, 0, (0.0, 1.0, 0.0))
+        assert u == pytest.approx(st.game_points[seat] + side * fastsim.SMOOTH_SLOPE * st.dealer_final)
+
+
+def test_calibration_shrinks_future_points_and_keeps_red_five_transfers():
+    rs = hongwu(2)
+    st = _settlement(rs, 140, 60)  # final +80: the top band
+    shrunk = fastsim.calibrated_utility(st, 0, rs, 0, (0.0, 0.5, 0.0))  # 70 points: final +10
+    assert shrunk == pytest.approx(-(rs.players - 1) * band_multiplier(rs, 10) * rs.options.base_score
+                                   + fastsim.SMOOTH_SLOPE * 10)
+    # points already won are not shrunk
+    kept = fastsim.calibrated_utility(st, 0, rs, 140, (0.0, 0.5, 0.0))
+    assert kept == pytest.approx(st.game_points[0] + fastsim.SMOOTH_SLOPE * st.dealer_final)
+    # a red five captured from a defender: its base score stays with the dealer
+    rf = settle(rs, 0, 60, [95, 0, 0, 0], [], 0, [(1, 0)])
+    assert rf.game_points[0] - _settlement(rs, 115, 60).game_points[0] == rs.options.base_score
+    u_rf = fastsim.calibrated_utility(rf, 0, rs, 0, (0.0, 1.0, 0.0))
+    assert u_rf == pytest.approx(rf.game_points[0] + fastsim.SMOOTH_SLOPE * rf.dealer_final)
+
+
+def test_shipped_calibration_has_every_bin_and_flattens_early():
+    for decks in (2, 3):
+        table = fastsim.load_calibration()[decks]
+        assert len(table) == fastsim.BUCKETS
+        early, late = table[-1], table[0]
+        assert 0 < early[1] < late[1] <= 1.1  # the slope: flatter early in the hand
+        assert early[2] > late[2] > 0  # the spread: wider early
+        assert fastsim.calibration_for(decks, 1.0) == early
+        assert fastsim.calibration_for(decks, 0.0) == late
+    assert fastsim.calibration_for(5, 0.5) == (0.0, 1.0, 0.0)
+
+
+def _paired_module():
+    spec = importlib.util.spec_from_file_location("arena_paired", ROOT / "benchmarks" / "arena_paired.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_arena_reports_per_deal_means_and_roles_that_add_up():
+    config = ArenaConfig(ais=("basic", "random"), deals=3, seed=11, user_dir=False, entry_points=False)
+    summary = run_arena(config, jobs=1)
+    for label, row in summary["ais"].items():
+        assert len(row["per_deal"]) == 3
+        assert sum(row["per_deal"]) / 3 == pytest.approx(row["mean_game_points"])
+        roles = row["by_role"]
+        assert sum(r["hands"] for r in roles.values()) == row["hands"]
+        assert roles["dealt"]["hands"] == round(row["dealer_rate"] * row["hands"])
+        total = sum(r["hands"] * r["mean_game_points"] for r in roles.values() if r["hands"])
+        assert total / row["hands"] == pytest.approx(row["mean_game_points"])
+    mod = _paired_module()
+    a, b = summary["ais"]["basic"]["per_deal"], summary["ais"]["random"]["per_deal"]
+    diff, half = mod.paired(a, b)
+    assert diff == pytest.approx(sum(y - x for x, y in zip(a, b)) / 3) and half >= 0
+    with pytest.raises(ValueError):
+        mod.paired(a, b[:2])
