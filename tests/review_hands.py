@@ -47,10 +47,12 @@ def replay_text(g: Game, seat: int) -> str:
     return R.dumps(g, seat=seat)
 
 
-def play_zpy_hand(seed: int, dealer_seat: int | None = 0) -> Any:
+def play_zpy_hand(seed: int, dealer_seat: int | None = 0,
+                  override: Callable[[Any, Any], Any] | None = None) -> Any:
     """A settled 找朋友 hand (:class:`engine.zhaopengyou.ZpyHand`, dealt from ``seed``) played
-    by ``basic`` on every seat. With ``dealer_seat`` the first seeds from ``seed`` on whose
-    hand that seat ends up dealer are used (so its bury and friend call are reviewed)."""
+    by ``basic`` on every seat; ``override(hand, view)`` may return an action to use instead
+    (None: basic's). With ``dealer_seat`` the first seed from ``seed`` on whose hand that seat
+    ends up dealer is used (so its bury and friend call are reviewed)."""
     from engine.ruleset import zhaopengyou
     from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase, ZpyHand, legal_friend_calls
 
@@ -62,7 +64,10 @@ def play_zpy_hand(seed: int, dealer_seat: int | None = 0) -> Any:
             k = h.to_act
             v = h.view(k)
             ai = ais[k]
-            if h.phase in (ZPhase.DEAL, ZPhase.COUNTER):
+            a = override(h, v) if override else None
+            if a is not None:
+                pass
+            elif h.phase in (ZPhase.DEAL, ZPhase.COUNTER):
                 pick = (ai.choose_declaration if h.phase is ZPhase.DEAL else ai.choose_counter)(
                     v, v.legal_declarations)
                 a = Declare(k, tuple(pick)) if pick else Pass(k)
@@ -76,3 +81,14 @@ def play_zpy_hand(seed: int, dealer_seat: int | None = 0) -> Any:
         if dealer_seat is None or h.dealer == dealer_seat:
             return h
     raise AssertionError(f"no seed from {seed} makes seat {dealer_seat} the dealer")
+
+
+def worst_zpy_bury(h: Any, v: Any) -> Any:
+    """Override: the burier buries its strongest trumps (jokers and level cards first)."""
+    from engine.zhaopengyou import ZPhase
+
+    if h.phase is ZPhase.BURY:
+        ctx = v.ctx
+        best = sorted(v.hand, key=lambda c: (not ctx.is_trump(c), -ctx.VAL[c]))[: v.bury_count]
+        return Bury(h.to_act, tuple(best))
+    return None
