@@ -349,3 +349,22 @@ def test_zpy_review_texts_in_chinese(tmp_path, monkeypatch, hand):
     finally:
         app.close()
         set_language("en")
+
+
+def test_review_screen_of_a_zpy_replay_file(tmp_path, monkeypatch, hand):
+    """What the 找朋友 viewer of a replay file (no record) opens: reviewed, not cached."""
+    from game.scenes.review_screen import ReviewScreen, replay_text
+
+    rp = _replay(hand)
+    assert R.parse(replay_text(rp)).actions == rp.actions  # the text the background process gets
+    app = _app(tmp_path, monkeypatch)
+    try:
+        screen = ReviewScreen(app, replay=rp, samples=2)
+        app.push_screen(screen)
+        _wait(app, screen)
+        assert screen.state == "done", screen.message
+        assert not screen.cached and screen.review.game == "zhaopengyou" and screen.review.seat == 0
+        assert screen.review == review(rp, 0, 2)  # the same numbers as in this process
+        app.step([])
+    finally:
+        app.close()
