@@ -31,8 +31,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
-from engine.cards import Card
 from engine import replay as R
+from engine.cards import Card
 from engine.state import Bid, Bury, ChooseTrump, Play
 
 from .base import AISettings
