@@ -722,17 +722,17 @@ class App:
 
             self.push_screen(MessageScreen(self, _("Replay"), [error]))
             return
-        if rep.header.get("ruleset", "hongwu") == "zhaopengyou":  # its own frames (ZpyFrame)
-            from game.scenes.replay_zpy_view import ZpyReplayScreen
-
-            self.push_screen(ZpyReplayScreen(self, rep))
-            return
         review = None
-        if rep.header.get("ruleset", "hongwu") == "hongwu":  # the review 复盘 knows 红五 only
+        if rep.header.get("ruleset", "hongwu") in ("hongwu", "zhaopengyou"):  # the review 复盘 of either game
             from pathlib import Path
 
             is_record = isinstance(source, int) or (str(source).isdigit() and not Path(str(source)).exists())
             review = (store.path, int(source)) if is_record and store is not None else (None, None)
+        if rep.header.get("ruleset", "hongwu") == "zhaopengyou":  # its own frames (ZpyFrame)
+            from game.scenes.replay_zpy_view import ZpyReplayScreen
+
+            self.push_screen(ZpyReplayScreen(self, rep, review=review))
+            return
         self.push_screen(ReplayScreen(self, rep, review=review))
 
     def show_refusal(self, refusal: Any) -> None:
@@ -997,11 +997,17 @@ class App:
             extras.apply_prefs(self.scene, extras.prefs_from(self.settings))
 
     def _review_record(self) -> int | None:
-        """The record id of the hand just settled, when it was recorded for the profile."""
+        """The record id of the hand just settled, when it was recorded for the profile (a
+        红五 hand, or a 找朋友 hand of a local match)."""
         rec = self.options.recorder
-        last = getattr(rec, "last", None) if rec is not None else None
         game = getattr(self.table, "game", None)
-        if last is None or game is None or getattr(rec, "_last_game", None) is not game:
+        if rec is None or game is None:
+            return None
+        if getattr(getattr(self.table, "ruleset", None), "is_zhaopengyou", False):
+            last, recorded = getattr(rec, "last_zpy", None), getattr(rec, "_zpy_last", None)
+        else:
+            last, recorded = getattr(rec, "last", None), getattr(rec, "_last_game", None)
+        if last is None or recorded is not game:
             return None
         return last.record_id
 

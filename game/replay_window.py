@@ -25,9 +25,9 @@ def run_viewer(replay: Any, lang: str | None = None, size: tuple[int, int] = (12
     """Open a window showing ``replay`` (an ``engine.replay.Replay``, or a 找朋友
     ``engine.replay_zpy.ZpyReplay`` in :class:`game.scenes.replay_zpy_view.ZpyReplayScreen`) until it is closed (Back,
     Esc or the window's close button); returns 0 (3 when ``max_frames`` stopped it).
-    ``review``: ``(db_path, record_id)`` of a 红五 record (its cached review 复盘 marks the
+    ``review``: ``(db_path, record_id)`` of a record (its cached review 复盘 marks the
     steps and its Review button computes one) or ``(None, None)`` (a file: a Review button
-    only); 找朋友 replays have no review."""
+    only), for 红五 and 找朋友 replays alike."""
     from game.app import App, Options
     from game.scenes.replay_view import ReplayScreen
 
@@ -35,7 +35,7 @@ def run_viewer(replay: Any, lang: str | None = None, size: tuple[int, int] = (12
     if replay.header.get("ruleset") == "zhaopengyou":  # 找朋友 frames (engine.replay_zpy)
         from game.scenes.replay_zpy_view import ZpyReplayScreen
 
-        app.screens = [ZpyReplayScreen(app, replay, on_close=app.quit)]
+        app.screens = [ZpyReplayScreen(app, replay, on_close=app.quit, review=review)]
     else:
         app.screens = [ReplayScreen(app, replay, on_close=app.quit, review=review)]
     return app.run()

@@ -2,7 +2,8 @@
 
 A record id (``hongwu records``) is reviewed for the profile's seat and cached with the record
 (a second call prints the cached result at once); a replay file (docs/REPLAY.md) is reviewed for
-``--seat`` (default: its header's ``seat``) and not cached. See :mod:`ai_plugins.review`.
+``--seat`` (default: its header's ``seat``) and not cached. 红五 and 找朋友 hands alike (the unit
+follows the game: game points, levels). See :mod:`ai_plugins.review`.
 Exit codes: 0 done, 2 bad input (unknown record, unreadable or malformed file, bad seat).
 """
 from __future__ import annotations
@@ -19,11 +20,14 @@ EXIT_BAD = 2
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``hongwu review``."""
     from ai_plugins.review import COSTLY_GP, DEFAULT_SAMPLES
+    from ai_plugins.review_zpy import COSTLY_LEVELS
 
     p = sub.add_parser("review", help="review a recorded hand (复盘): the expert's view of each decision",
-                       description="SOURCE is a record id (hongwu records) or a replay file. For each decision "
-                                   "of the seat the expert search estimates the chosen action and its best "
-                                   f"alternative; a loss of {COSTLY_GP:g} game points or more is flagged costly.")
+                       description="SOURCE is a record id (hongwu records) or a replay file, of a 红五 or a 找朋友 "
+                                   "hand. For each decision of the seat the expert search estimates the chosen "
+                                   "action and its best alternative: in game points for 红五 (a loss of "
+                                   f"{COSTLY_GP:g} or more is flagged costly), in levels for 找朋友 (calls, buries "
+                                   f"and plays; from {COSTLY_LEVELS:g} level).")
     p.add_argument("source", metavar="ID|FILE")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.add_argument("--seat", type=int, default=None, help="the seat to review (default: the recorded player's)")

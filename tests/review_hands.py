@@ -45,3 +45,50 @@ def worst_trump(g: Game, v: Any) -> Any:
 def replay_text(g: Game, seat: int) -> str:
     """The replay file text of ``g`` recorded for ``seat``."""
     return R.dumps(g, seat=seat)
+
+
+def play_zpy_hand(seed: int, dealer_seat: int | None = 0,
+                  override: Callable[[Any, Any], Any] | None = None) -> Any:
+    """A settled 找朋友 hand (:class:`engine.zhaopengyou.ZpyHand`, dealt from ``seed``) played
+    by ``basic`` on every seat; ``override(hand, view)`` may return an action to use instead
+    (None: basic's). With ``dealer_seat`` the first seed from ``seed`` on whose hand that seat
+    ends up dealer is used (so its bury and friend call are reviewed)."""
+    from engine.ruleset import zhaopengyou
+    from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase, ZpyHand, legal_friend_calls
+
+    rs = zhaopengyou()
+    for s in range(seed, seed + 200):
+        h = ZpyHand.new(rs, s)
+        ais = [BasicAI(AISettings(seat=k, seed=s + k)) for k in range(rs.players)]
+        while not h.is_over:
+            k = h.to_act
+            v = h.view(k)
+            ai = ais[k]
+            a = override(h, v) if override else None
+            if a is not None:
+                pass
+            elif h.phase in (ZPhase.DEAL, ZPhase.COUNTER):
+                pick = (ai.choose_declaration if h.phase is ZPhase.DEAL else ai.choose_counter)(
+                    v, v.legal_declarations)
+                a = Declare(k, tuple(pick)) if pick else Pass(k)
+            elif h.phase is ZPhase.CALL_FRIEND:
+                a = CallFriend(k, *ai.choose_friend(v, legal_friend_calls(v.trump, v.level, rs.options)))
+            elif h.phase is ZPhase.BURY:
+                a = Bury(k, tuple(ai.choose_bury(v, v.bury_count)))
+            else:
+                a = Play(k, tuple(ai.choose_play(v, v.play_options())))
+            h.apply(a)
+        if dealer_seat is None or h.dealer == dealer_seat:
+            return h
+    raise AssertionError(f"no seed from {seed} makes seat {dealer_seat} the dealer")
+
+
+def worst_zpy_bury(h: Any, v: Any) -> Any:
+    """Override: the burier buries its strongest trumps (jokers and level cards first)."""
+    from engine.zhaopengyou import ZPhase
+
+    if h.phase is ZPhase.BURY:
+        ctx = v.ctx
+        best = sorted(v.hand, key=lambda c: (not ctx.is_trump(c), -ctx.VAL[c]))[: v.bury_count]
+        return Bury(h.to_act, tuple(best))
+    return None

@@ -415,8 +415,12 @@ class ExpertAI:
         Returns one dict a candidate, in the order given: ``{"gp": mean game points for the
         seat, "points": mean card points the dealer takes (kitty included when it counts),
         "n": samples}``. Raises ValueError for an unknown ``kind``. Draws from this AI's
-        random generator (use a fresh ``ExpertAI`` per estimate for reproducibility)."""
+        random generator (use a fresh ``ExpertAI`` per estimate for reproducibility).
+        A 找朋友 view goes to :meth:`.expert_zpy.ZpyExpert.estimates` (kinds ``"play"``,
+        ``"bury"``, ``"call"``; ``"gp"`` there is its utility in levels)."""
         rs = view.ruleset
+        if getattr(rs, "is_zhaopengyou", False):
+            return self.zpy().estimates(view, kind, cands)
         if kind == "trump":
             out = self._dealer_outcomes(view, list(cands))
             return [{"gp": self._calibrated_gp(rs, out[s], view.bid),

@@ -27,6 +27,10 @@ Thinking time: ``think_ms`` per play decision (default
 for a bury or a call, always capped at 80% of the seat's ``budget_s``. ``options["samples"]``
 fixes the number of sampled worlds instead (tests use it: decisions are then reproducible from
 the seed).
+
+:meth:`ZpyExpert.estimates` gives the same search's mean utility and catchers' points for each
+candidate of a play, bury or call decision (the review 复盘 of recorded 找朋友 hands,
+:mod:`ai_plugins.review`).
 """
 from __future__ import annotations
 
@@ -110,6 +114,7 @@ class ZpyExpert:
         samples = options.get("samples")
         self.samples: int | None = int(samples) if samples else None
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
+        self._detail: list[list[tuple[float, int]]] | None = None  # estimates(): (utility, catchers' points)
 
     # -- the sampling loop -----------------------------------------------------------------
     def _loop(self, step: Callable[[], None], factor: float = 1.0) -> int:
@@ -137,11 +142,15 @@ class ZpyExpert:
         """:func:`.simulate_zpy.utility` for ``me`` of each action applied to a copy of
         ``world`` and played out (the bury in a play-out is ``basic``'s)."""
         row = []
+        detail = []
         for action in actions:
             g = clone(world)
             g.apply(action)
             play_out(g, self.rng, self._rollout_bury)
             row.append(utility(g, me))
+            detail.append((row[-1], g.settlement.catcher_points))
+        if self._detail is not None:
+            self._detail.append(detail)
         return row
 
     def _rollout_bury(self, hand: Any) -> Bury:
@@ -165,15 +174,7 @@ class ZpyExpert:
         cands = [p for _, p in ranked[:MAX_CANDIDATES]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
-        me = view.seat
-        actions = [Play(me, p) for p in cands]
-        rows: list[list[float]] = []
-
-        def step() -> None:
-            rows.append(self._row(sample_world(view, self.rng), actions, me))
-
-        self._loop(step)
-        return cands[pick(rows)]
+        return cands[pick(self._rows(view, "play", cands))]
 
     # -- bury (§5) -------------------------------------------------------------------------
     def bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
@@ -210,17 +211,7 @@ class ZpyExpert:
         cands = self.bury_candidates(view, count)
         if len(cands) == 1:
             return list(cands[0])
-        me = view.seat
-        actions = [Bury(me, cand) for cand in cands]
-        rows: list[list[float]] = []
-
-        def step() -> None:
-            hands, _ = sample_hidden(view, self.rng, kitty_hidden=False, ctx=None)
-            world = hand_from_view(view, hands, ())
-            rows.append(self._row(world, actions, me))
-
-        self._loop(step, SLOW_DECISION_FACTOR)
-        return list(cands[pick(rows)])
+        return list(cands[pick(self._rows(view, "bury", cands))])
 
     # -- the friend call (§4) --------------------------------------------------------------
     def call_candidates(self, view: Any, calls: Sequence[tuple[Card, int]]) -> list[tuple[Card, int]]:
@@ -246,18 +237,68 @@ class ZpyExpert:
         cands = self.call_candidates(view, calls)
         if len(cands) == 1:
             return cands[0]
-        me = view.seat
-        actions = [CallFriend(me, c, n) for c, n in cands]
-        rows: list[list[float]] = []
+        return cands[pick(self._rows(view, "call", cands))]
+
+    # -- the shared search of a decision, and its estimates (the review 复盘) ----------------
+    def _world(self, view: Any, kind: str) -> Any:
+        """One sampled world for a ``kind`` decision of ``view``: ``"play"`` (the voids seen
+        so far respected), ``"bury"`` (the burier knows the kitty: it is in its hand) or
+        ``"call"`` (the kitty sampled unless the seat buried it already)."""
+        if kind == "play":
+            return sample_world(view, self.rng)
+        if kind == "bury":
+            hands, _ = sample_hidden(view, self.rng, kitty_hidden=False, ctx=None)
+            return hand_from_view(view, hands, ())
         kitty_known = view.buried is not None
+        hands, kitty = sample_hidden(view, self.rng, kitty_hidden=not kitty_known, ctx=None)
+        return hand_from_view(view, hands, tuple(view.buried) if kitty_known else kitty)
+
+    def _rows(self, view: Any, kind: str, cands: Sequence[Any]) -> list[list[float]]:
+        """Per-world utilities (:func:`.simulate_zpy.utility`) of each candidate of a
+        ``kind`` decision (``"play"``, ``"bury"`` or ``"call"``: card tuples, or ``(card,
+        nth)`` calls), all on the same sampled worlds; as many worlds as :meth:`_loop` allows
+        (a bury or a call :data:`SLOW_DECISION_FACTOR` times a play's thinking time)."""
+        me = view.seat
+        if kind == "play":
+            actions: list[Any] = [Play(me, tuple(p)) for p in cands]
+        elif kind == "bury":
+            actions = [Bury(me, tuple(c)) for c in cands]
+        elif kind == "call":
+            actions = [CallFriend(me, Card(c), int(n)) for c, n in cands]
+        else:
+            raise ValueError(f"unknown 找朋友 decision kind {kind!r} (play, bury or call)")
+        rows: list[list[float]] = []
 
         def step() -> None:
-            hands, kitty = sample_hidden(view, self.rng, kitty_hidden=not kitty_known, ctx=None)
-            world = hand_from_view(view, hands, tuple(view.buried) if kitty_known else kitty)
-            rows.append(self._row(world, actions, me))
+            rows.append(self._row(self._world(view, kind), actions, me))
 
-        self._loop(step, SLOW_DECISION_FACTOR)
-        return cands[pick(rows)]
+        self._loop(step, 1.0 if kind == "play" else SLOW_DECISION_FACTOR)
+        return rows
+
+    def estimates(self, view: Any, kind: str, cands: Sequence[Any]) -> list[dict]:
+        """The search's estimate of each candidate of one decision, on the same sampled worlds
+        (the review 复盘, :mod:`ai_plugins.review`; mirrors
+        :meth:`ai_plugins.builtin.expert.ExpertAI.estimates`).
+
+        ``kind``: ``"play"`` (``cands`` card tuples; a play-phase view), ``"bury"`` (card
+        tuples of the kitty size; the burier's view) or ``"call"`` (``(card, nth)`` friend
+        calls; the dealer's CALL_FRIEND view). Returns one dict a candidate, in the order
+        given: ``{"gp": the mean of :func:`.simulate_zpy.utility` for the seat (levels its
+        final side gains, negative when the other side gains, plus one level per ``step`` of
+        catchers' points past the threshold: the unit this search maximises), "points": the
+        mean catchers' card points (kitty included, RULES.md "找朋友" §8), "n": worlds}``.
+        The world count is ``options["samples"]`` when set (fix it for reproducible numbers).
+        Raises ValueError for an unknown ``kind``. Draws from this AI's random generator (use
+        a fresh ``ZpyExpert`` per estimate for reproducibility)."""
+        self._detail = []
+        try:
+            self._rows(view, kind, cands)
+            detail = self._detail
+        finally:
+            self._detail = None
+        n = len(detail)
+        return [{"gp": statistics.fmean(d[k][0] for d in detail),
+                 "points": statistics.fmean(d[k][1] for d in detail), "n": n} for k in range(len(cands))]
 
 
 __all__ = ["ZpyExpert", "MAX_CANDIDATES", "MAX_BURIES", "MAX_CALLS", "SLOW_DECISION_FACTOR"]

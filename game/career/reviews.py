@@ -2,7 +2,8 @@
 
 :func:`review_record` returns the cached review of a record for the given settings, or runs
 :func:`ai_plugins.review.review` on its replay and caches the result (table ``reviews``,
-schema v4 of :mod:`game.career.store`).
+schema v4 of :mod:`game.career.store`). Records of both games are reviewed: 红五 hands in game
+points, 找朋友 hands in levels (:func:`ai_plugins.review.rules_for`).
 """
 from __future__ import annotations
 
@@ -42,15 +43,11 @@ def cached_review(store: Store, record_id: int, seat: int | None = None) -> Revi
 
 def review_record(store: Store, record_id: int, seat: int | None = None, samples: int = DEFAULT_SAMPLES,
                   seed: int = 0, progress: Callable[[int, int], None] | None = None) -> tuple[Review, bool]:
-    """``(review, cached)`` of record ``record_id``: ``seat`` defaults to the record's own seat
+    """``(review, cached)`` of record ``record_id`` (a 红五 or a 找朋友 hand): ``seat`` defaults to the record's own seat
     (the profile's). ``cached`` is True when it came from the store. Raises CareerError for an
     unknown record, :class:`engine.replay.ReplayError` for a replay that does not re-run and
     ValueError for a bad seat or sample count."""
     rec = store.record(record_id)
-    if rec.ruleset != "hongwu":
-        from .store import CareerError
-
-        raise CareerError(f"record {record_id} is a {rec.ruleset} hand: the review knows 红五 hands only")
     seat = rec.seat if seat is None else seat
     key = settings_key(seat, samples, seed)
     hit = store.cached_review(record_id, key)

@@ -6,8 +6,10 @@ Steps are those of :class:`game.scenes.replay_view.ReplayScreen`: step k is the 
 trick k, step 0 the table after the bury. A play decision of trick k belongs to step k; the
 bid, trump and bury decisions (``trick == 0``) belong to step 0. A step is *marked* when one
 of its decisions lost points (``loss > 0``) and *costly* when one of them is flagged costly
-(``loss >= ai_plugins.review.COSTLY_GP``). Losses are the review's mean game points
-(:mod:`ai_plugins.review`); card points are the mean card points the dealer takes.
+(the review's threshold, :attr:`ai_plugins.review.Review.costly_at`). Losses are in the
+review's unit (:mod:`ai_plugins.review`): mean game points for 红五, levels for 找朋友 (whose
+friend call and bury also belong to step 0); card points are the mean card points the dealer
+(红五) or the catchers (找朋友) take.
 
 Pure helpers plus the two drawing functions (badge, comparison band); the viewer owns the
 layout.
@@ -33,8 +35,9 @@ def N_(message: str) -> str:
     return message
 
 
-#: decision kinds (ai_plugins.review.Decision.kind) as named in the comparison
-KIND_LABELS = {"bid": N_("Bid"), "trump": N_("Trump"), "bury": N_("Bury"), "play": N_("Play")}
+#: decision kinds (ai_plugins.review.Decision.kind) as named in the comparison and the review screen
+KIND_LABELS = {"bid": N_("Bid"), "trump": N_("Trump"), "bury": N_("Bury"), "play": N_("Play"),
+               "call": N_("Friend call")}
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,8 @@ def draw_badge(surf: pygame.Surface, mark: StepMark, size: int, pos: tuple[int, 
 
 
 def action_text(decision: Any, cards: tuple, text: str) -> str:
-    """A decision's action as text when no cards are drawn: a suit, a bid, ``Pass``."""
+    """A decision's action as text when no cards are drawn: a suit, a bid, ``Pass``, or a
+    找朋友 friend call (``"AS/2"`` shown as "Friend: 2nd ♠A")."""
     from game.scenes.xray import action_label
 
     if cards:
@@ -120,23 +124,45 @@ def action_text(decision: Any, cards: tuple, text: str) -> str:
         from game.text import cards_label
 
         return cards_label([Card.parse(c) for c in cards])
+    if getattr(decision, "kind", "") == "call" and "/" in text:
+        from engine.cards import Card
+        from game.scenes.zpy_hud import friend_call_text
+
+        card, _sep, nth = text.partition("/")
+        try:
+            return friend_call_text((Card.parse(card), int(nth)))
+        except ValueError:
+            return text
     return action_label(text)
 
 
-def gain_text(decision: Any) -> str:
-    """``+2.1 game points``, and the dealer's card points with both plays when known."""
-    gain = _("+{gp} game points").format(gp=f"{decision.loss:.1f}")
+#: the gain of the better action, by the review's unit (ai_plugins.review.Review.unit)
+GAIN_TEXTS = {"game points": N_("+{gp} game points"), "levels": N_("+{gp} levels")}
+#: whose card points the review's estimates give (ai_plugins.review.ReviewRules.points)
+POINTS_TEXTS = {"dealer": N_("dealer's card points {chosen} → {best}"),
+                "catchers": N_("catchers' card points {chosen} → {best}")}
+
+
+def gain_text(decision: Any, game: str = "hongwu") -> str:
+    """``+2.1 game points`` (红五) or ``+0.6 levels`` (找朋友, ``game`` "zhaopengyou"), and the
+    card points of the dealer (红五) or the catchers (找朋友) with both actions when known.
+    Raises ValueError for an unknown ``game``."""
+    from ai_plugins.review import rules_for
+
+    rules = rules_for(game)
+    gain = _(GAIN_TEXTS.get(rules.unit, GAIN_TEXTS["game points"])).format(gp=f"{decision.loss:.1f}")
     if decision.chosen_points is not None and decision.best_points is not None:
-        gain += " · " + _("dealer's card points {chosen} → {best}").format(
+        gain += " · " + _(POINTS_TEXTS.get(rules.points, POINTS_TEXTS["dealer"])).format(
             chosen=f"{decision.chosen_points:.0f}", best=f"{decision.best_points:.0f}")
     return gain
 
 
 def draw_comparison(surf: pygame.Surface, rect: pygame.Rect, decision: Any, size: int,
-                    face: Callable[[Any, int, int], pygame.Surface] | None) -> dict[str, pygame.Rect]:
+                    face: Callable[[Any, int, int], pygame.Surface] | None,
+                    game: str = "hongwu") -> dict[str, pygame.Rect]:
     """One decision's comparison in ``rect``, side by side: "You: <chosen>", "better:
-    <best>", then the gain (:func:`gain_text`). Cards are drawn with ``face(card, w, h)``
-    when given (plays and buries), else as text. Returns the rects drawn by part
+    <best>", then the gain (:func:`gain_text` in ``game``'s unit). Cards are drawn with
+    ``face(card, w, h)`` when given (plays and buries), else as text. Returns the rects drawn by part
     (``label``, ``chosen``, ``better``, ``best``, ``gain``) for tests and layout checks."""
     from engine.cards import Card
 
@@ -148,7 +174,7 @@ def draw_comparison(surf: pygame.Surface, rect: pygame.Rect, decision: Any, size
     ch = max(16, rect.h - 4)
     cw = round(ch * 0.7)
     # the gain text gets what is left after the two plays; the plays share the rest equally
-    gain = gain_text(decision)
+    gain = gain_text(decision, game)
     from game import fonts
 
     gain_w = min(fonts.get_font(size).size(gain)[0], rect.w // 3)
@@ -191,4 +217,4 @@ def draw_slider_marks(surf: pygame.Surface, marks: Mapping[int, StepMark], x_of:
 
 
 __all__ = ["StepMark", "step_of", "step_marks", "jump_targets", "next_target", "loss_text", "mark_color",
-           "draw_badge", "draw_comparison", "draw_slider_marks", "gain_text", "action_text"]
+           "draw_badge", "draw_comparison", "draw_slider_marks", "gain_text", "action_text", "KIND_LABELS"]

@@ -401,7 +401,8 @@ class ReplayScreen(Screen):
             draw_text(surf, text, m.small, MUTED, (inner.x, inner.centery), anchor="midleft", max_width=inner.w)
             return
         r = self.renderer()
-        parts = rm.draw_comparison(surf, inner, mark.decisions[0], m.small, r.face)
+        game = getattr(self.review_result, "game", "hongwu")
+        parts = rm.draw_comparison(surf, inner, mark.decisions[0], m.small, r.face, game)
         self.drawn.update({"compare_" + k: v for k, v in parts.items()})
 
     def last_trick(self, f: Any) -> Any:

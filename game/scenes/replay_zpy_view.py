@@ -6,6 +6,8 @@ slider, keys, swipes) on the :class:`engine.replay_zpy.ZpyFrame` s of a
 buried, trick by trick; the heading shows the dealer, the level played, the trump and the
 friend call, and the friend is marked beside its seat once the frame has revealed it
 (找朋友 §5); the last step shows the winner, the catchers' points and the levels after.
+Review marks as in the 红五 viewer (README "Review"): the friend call and the bury are marked
+on step 0, each play on its trick's step, losses in levels.
 """
 from __future__ import annotations
 
@@ -28,10 +30,13 @@ def level_text(rank: int) -> str:
 
 class ZpyReplayScreen(ReplayScreen):
     """The 找朋友 viewer (module docstring). Same public attributes as ReplayScreen
-    (``replay``, ``frames``, ``step``, ``last_step``, ``go``); no review 复盘 (红五 only)."""
+    (``replay``, ``frames``, ``step``, ``last_step``, ``go``, and the review 复盘's
+    ``review_result``, ``marks``, ``drawn``); ``review`` as for ReplayScreen:
+    ``(db_path, record_id)`` of the record shown, ``(None, None)`` for a replay file, or None
+    (no Review button)."""
 
-    def __init__(self, app: Any, replay: Any, on_close: Any = None) -> None:
-        super().__init__(app, replay, on_close=on_close, review=None)
+    def __init__(self, app: Any, replay: Any, on_close: Any = None, review: Any = None) -> None:
+        super().__init__(app, replay, on_close=on_close, review=review)
 
     def last_trick(self, f: Any) -> Any:
         """The trick that ended at frame ``f`` (None at step 0)."""

@@ -5,9 +5,11 @@ replay viewer's (:class:`game.scenes.replay_view.ReplayScreen`). A cached
 review (the career store's ``reviews`` table, :mod:`game.career.reviews`) is shown at once;
 otherwise the review runs in a background process (``multiprocessing``, spawn start: the
 window stays responsive) that reports after each decision — a progress bar — and sends the
-result back; this screen caches it with the record. Then: a strip of the tricks with a mark on
-each one where points were lost (red: costly, :data:`ai_plugins.review.COSTLY_GP`), and the
-decisions ranked by loss, each with the cards chosen and the better play drawn.
+result back; this screen caches it with the record. Then: a strip of the tricks (in rows when
+they do not fit one) with a mark on each one where points were lost (red: costly, the review's
+:attr:`ai_plugins.review.Review.costly_at`), and the decisions ranked by loss, each with the
+cards chosen and the better play drawn (a friend call as its text). 红五 and 找朋友 hands alike:
+losses in game points or in levels (:func:`ai_plugins.review.rules_for`).
 Keys: ``back`` (Esc too); closing stops a review still running.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ import pygame
 
 from game.i18n import _
 from game.scenes.menu import Screen, draw_form_panel
+from game.scenes.replay_marks import KIND_LABELS
 from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, button_width, draw_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,8 +37,21 @@ def N_(message: str) -> str:
     return message
 
 
-#: decision kinds (ai_plugins.review.Decision.kind) as shown
-KIND_LABELS = {"bid": N_("Bid"), "trump": N_("Trump"), "bury": N_("Bury"), "play": N_("Play")}
+#: the summary line by the review's unit (ai_plugins.review.Review.unit)
+SUMMARIES = {"game points": N_("Total loss {loss:.2f} game points · {n} costly · {samples} samples a decision"),
+             "levels": N_("Total loss {loss:.2f} levels · {n} costly · {samples} samples a decision")}
+
+
+def replay_text(replay: Any) -> str:
+    """The replay file text of a parsed 红五 or 找朋友 ``replay`` (header and action lines)."""
+    import json
+
+    from engine import replay as R
+    from engine import replay_zpy
+
+    dump = replay_zpy.action_dict if replay.header.get("ruleset") == replay_zpy.RULESET else R.action_dict
+    return "\n".join([json.dumps(replay.header, ensure_ascii=False)]
+                     + [json.dumps(dump(a), ensure_ascii=False) for a in replay.actions]) + "\n"
 
 
 def _worker(replay_text: str, seat: int, samples: int, out: Any) -> None:
@@ -60,7 +76,8 @@ class ReviewScreen(Screen):
 
     Public state for tests: ``state`` (``"running"``, ``"done"`` or ``"error"``), ``progress``
     ``(done, total)``, ``review`` (an :class:`ai_plugins.review.Review` once done), ``cached``
-    (it came from the store), ``message`` (the error), ``marks`` (``{trick: costly}``)."""
+    (it came from the store), ``message`` (the error), ``marks`` (``{trick: costly}``).
+    The replay may be a 红五 or a 找朋友 hand (:class:`engine.replay_zpy.ZpyReplay`)."""
 
     def __init__(self, app: "App", db_path: Path | str | None = None, record_id: int | None = None,
                  samples: int | None = None, *, replay: Any = None, seat: int | None = None,
@@ -83,8 +100,7 @@ class ReviewScreen(Screen):
         self._queue: Any = None
         self._key = None
         if replay is not None:  # a replay without a record (the replay viewer): not cached
-            text = "\n".join([json.dumps(replay.header, ensure_ascii=False)]
-                             + [json.dumps(R.action_dict(a)) for a in replay.actions]) + "\n"
+            text = replay_text(replay)
             self.seat = int(replay.header.get("seat") or 0) if seat is None else seat
             self.db_path = None
         else:
@@ -194,15 +210,26 @@ class ReviewScreen(Screen):
         return r
 
     def strip_rects(self) -> dict[int, pygame.Rect]:
-        """``{trick: rect}`` of the trick strip (once done)."""
+        """``{trick: rect}`` of the trick strip (once done): one row of squares (28 to 44 px),
+        in as many centred rows as it takes to stay inside the window (a 找朋友 hand has up
+        to 31 tricks)."""
         m = self.metrics
         tricks = sorted({d.trick for d in self.review.decisions if d.trick}) if self.review else []
         if not tricks:
             return {}
         top = m.margin * 2 + round(m.title * 0.6) + m.gap
-        size = max(28, min(44, (m.w - 4 * m.margin) // max(1, len(tricks)) - 4))
-        x0 = (m.w - len(tricks) * (size + 4)) // 2
-        return {t: pygame.Rect(x0 + i * (size + 4), top + m.font + m.gap, size, size) for i, t in enumerate(tricks)}
+        room = m.w - 4 * m.margin
+        size = max(28, min(44, room // max(1, len(tricks)) - 4))
+        per_row = max(1, room // (size + 4))
+        rows = -(-len(tricks) // per_row)
+        per_row = -(-len(tricks) // rows)  # rows of even length
+        out = {}
+        for i, t in enumerate(tricks):
+            row, col = divmod(i, per_row)
+            n = min(per_row, len(tricks) - row * per_row)
+            x0 = (m.w - n * (size + 4)) // 2
+            out[t] = pygame.Rect(x0 + col * (size + 4), top + m.font + m.gap + row * (size + 4), size, size)
+        return out
 
     # -- drawing --------------------------------------------------------------------------------
     def draw_content(self, surf: pygame.Surface) -> None:
@@ -243,7 +270,7 @@ class ReviewScreen(Screen):
             draw_text(surf, str(t), max(14, r.h // 2), (10, 20, 15) if t in self.marks else TEXT, r.center,
                       anchor="center")
         y = (max(r.bottom for r in strip.values()) if strip else y + m.font) + m.gap
-        summary = _("Total loss {loss:.2f} game points · {n} costly · {samples} samples a decision").format(
+        summary = _(SUMMARIES.get(rv.unit, SUMMARIES["game points"])).format(
             loss=rv.total_loss, n=len(rv.costly()), samples=rv.samples)
         draw_text(surf, summary, m.small, TEXT, (m.w // 2, y), anchor="midtop", max_width=box.w - 2 * m.margin)
         y += round(m.small * 1.6)
@@ -270,17 +297,19 @@ class ReviewScreen(Screen):
                             max_width=round(m.small * 6))
             loss = draw_text(surf, f"−{d.loss:.2f}", m.small, col, (x1, y + row_h // 2), anchor="midright", bold=True)
             mid = (lab.right + loss.x) // 2
-            self._draw_action(surf, renderer, d.chosen_cards, d.chosen, pygame.Rect(lab.right + m.gap, y, mid - lab.right - 2 * m.gap, row_h), MUTED)
+            self._draw_action(surf, renderer, d.chosen_cards, d.chosen, pygame.Rect(lab.right + m.gap, y, mid - lab.right - 2 * m.gap, row_h), MUTED, d)
             draw_text(surf, "→", m.font, GOOD, (mid, y + row_h // 2), anchor="center")
-            self._draw_action(surf, renderer, d.best_cards, d.best, pygame.Rect(mid + m.gap, y, loss.x - mid - 2 * m.gap, row_h), GOOD)
+            self._draw_action(surf, renderer, d.best_cards, d.best, pygame.Rect(mid + m.gap, y, loss.x - mid - 2 * m.gap, row_h), GOOD, d)
             y += row_h + m.gap // 2
 
-    def _draw_action(self, surf: pygame.Surface, renderer: Any, cards: tuple, text: str, area: pygame.Rect, col) -> None:
-        """Cards drawn small (overlapping to fit ``area``), or the action as text."""
+    def _draw_action(self, surf: pygame.Surface, renderer: Any, cards: tuple, text: str, area: pygame.Rect, col,
+                     decision: Any = None) -> None:
+        """Cards drawn small (overlapping to fit ``area``), or the action as text (a suit, a
+        bid, ``decision``'s friend call: :func:`game.scenes.replay_marks.action_text`)."""
         if not cards or renderer is None:
-            from game.scenes.xray import action_label
+            from game.scenes.replay_marks import action_text
 
-            label = action_label(text)
+            label = action_text(decision, (), text)
             draw_text(surf, label, self.metrics.small, col, (area.x, area.centery), anchor="midleft", max_width=area.w)
             return
         from engine.cards import Card

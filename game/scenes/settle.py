@@ -26,6 +26,28 @@ def title_for(points: int) -> str:
     return engine_title(points, "zh" if current_language() == "zh" else "en")
 
 
+def review_button(scene: Any, beside: pygame.Rect) -> list[Button]:
+    """The settlement's Review 复盘 button (key ``review``), left of ``beside`` (the Next
+    button) at the same height, when the hand was recorded for the profile (the scene's
+    ``review_record()`` gives its id; 红五 and 找朋友 alike); else ``[]``."""
+    record = getattr(scene, "review_record", None)
+    if not callable(record) or record() is None:
+        return []
+    lay = scene.layout
+    rl = _("Review")
+    rr = pygame.Rect(0, 0, button_width(rl, lay.font_size, round(lay.button_h * 2.5)), lay.button_h)
+    rr.bottomright = (beside.x - lay.margin * 2, beside.bottom)
+    return [Button("review", rr, rl)]
+
+
+def open_review(scene: Any) -> None:
+    """The Review button: open the review of the hand just recorded (the scene's
+    ``on_review(record_id)``), if there is one."""
+    record = scene.review_record() if callable(getattr(scene, "review_record", None)) else None
+    if record is not None and callable(getattr(scene, "on_review", None)):
+        scene.on_review(record)
+
+
 class SettlePanel(Panel):
     """The settlement overlay (drawn over the table once the hand is settled)."""
 
@@ -39,21 +61,12 @@ class SettlePanel(Panel):
         w = button_width(label, lay.font_size, round(lay.button_h * 4))
         r = pygame.Rect(0, 0, w, lay.button_h)
         r.midbottom = (lay.overlay.centerx, lay.overlay.bottom - lay.margin * 2)
-        out = [Button("next", r, label, style="primary")]
-        record = getattr(self.scene, "review_record", None)
-        if callable(record) and record() is not None:
-            rl = _("Review")
-            rr = pygame.Rect(0, 0, button_width(rl, lay.font_size, round(lay.button_h * 2.5)), lay.button_h)
-            rr.bottomright = (r.x - lay.margin * 2, r.bottom)
-            out.append(Button("review", rr, rl))
-        return out
+        return [Button("next", r, label, style="primary")] + review_button(self.scene, r)
 
     def on_button(self, button: Button, view: Any) -> None:
         """Next hand: ask the app for it; Review: open the review of the recorded hand."""
         if button.key == "review":
-            record = self.scene.review_record()
-            if record is not None and callable(getattr(self.scene, "on_review", None)):
-                self.scene.on_review(record)
+            open_review(self.scene)
             return
         self.scene.request_next_hand()
 

@@ -14,7 +14,7 @@ import pygame
 
 from game.i18n import _
 from game.scenes.base import Panel
-from game.scenes.settle import WIN
+from game.scenes.settle import WIN, open_review, review_button
 from game.scenes.zpy_hud import FRIEND_GOLD, friend_call_text, level_name
 from game.text import SUIT_SYMBOL, card_label, cards_label, reason_text, seat_name
 from game.widgets import ACCENT, ERROR, MUTED, TEXT, Button, button_width, draw_panel, draw_text
@@ -240,7 +240,8 @@ def lan_match_over(scene: Any, view: Any) -> bool:
 
 class ZpySettlePanel(Panel):
     """The 找朋友 settlement overlay: who won, the catchers' points against the threshold, the
-    kitty and its multiplier, every seat's side and level before → after; Next hand. Once the
+    kitty and its multiplier, every seat's side and level before → after; Next hand, and Review
+    复盘 beside it when the hand was recorded for the profile. Once the
     game is over: New match at a local table (the same seats from level 2); at a LAN table,
     whose host deals no further hand, "Match over" with the final standings and Leave to menu
     (mouse, touch, or Enter: the button is the primary one)."""
@@ -259,10 +260,14 @@ class ZpySettlePanel(Panel):
         w = button_width(label, lay.font_size, round(lay.button_h * 4))
         r = pygame.Rect(0, 0, w, lay.button_h)
         r.midbottom = (lay.overlay.centerx, lay.overlay.bottom - lay.margin * 2)
-        return [Button(key, r, label, style="primary")]
+        return [Button(key, r, label, style="primary")] + review_button(self.scene, r)
 
     def on_button(self, button: Button, view: Any) -> None:
-        """Ask the app for the next hand (or, match over at a LAN table, to leave it)."""
+        """Ask the app for the next hand (or, match over at a LAN table, to leave it);
+        Review: open the review 复盘 of the hand just recorded."""
+        if button.key == "review":
+            open_review(self.scene)
+            return
         if button.key == "leave":
             self.scene.request_leave()
             return
