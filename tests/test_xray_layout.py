@@ -141,7 +141,8 @@ def test_fewer_candidates_than_room_keep_the_heading():
 
 
 @pytest.mark.parametrize("size,ruleset", [((800, 480), "hongwu"), ((1920, 1080), "hongwu"),
-                                          ((1024, 600), "hongwu"), ((1024, 600), "zhaopengyou")])
+                                          ((1024, 600), "hongwu"), ((1024, 600), "zhaopengyou"),
+                                          ((1056, 1040), "hongwu"), ((1152, 880), "zhaopengyou")])
 def test_drawn_table_keeps_panels_off_the_trick_area(size, ruleset):
     """A real local table with X-ray on: panels drawn where place_panels says, in the place of
     their seats' card backs when they cover them, never over the trick area."""
@@ -177,6 +178,12 @@ def test_drawn_table_keeps_panels_off_the_trick_area(size, ruleset):
             assert cands
         app.set_xray(True)
         app.step([])
+        for pos, n in [(p, n) for p in lay.positions for n in (1, 2, 4, 8)]:
+            # a "Winning" label above a seat's trick cards: never under a panel
+            box = lay.trick_rects(pos, n)[0].unionall(lay.trick_rects(pos, n)).inflate(6, 6)
+            if not sc._label_below(box):
+                above = pygame.Rect(box.x, box.y - 2 - round(lay.small_font * 1.5), box.w, round(lay.small_font * 1.5))
+                assert above.collidelist([r for _s, r, _c in shown]) < 0, (pos, above)
         border = {tuple(app.window.get_at((r.centerx, r.y)))[:3] for _s, r, _c in shown}
         assert border <= {(90, 120, 160), tuple(xray.ACCENT)}  # the panels' frames are drawn there
     finally:
