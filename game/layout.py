@@ -62,7 +62,7 @@ class Layout:
     ``two_rows`` (bool) whether a full hand is split over two rows; ``row_offset`` (px) how
     far the front row sits below the back row; ``index_w``/``index_h`` the rank-and-suit
     corner of a hand card, always left visible; ``min_font`` the smallest readable label
-    size (px); ``trick_w``/``trick_h``
+    size (px); ``note_w`` the narrowest note beside a plate (an X-ray panel, px); ``trick_w``/``trick_h``
     played-card size; ``back_w``/``back_h`` opponents' card backs; ``hand_area``;
     ``action_bar`` (buttons for the current phase); ``message_rect``; ``info_rect`` (trump,
     dealer, bid); ``toolbar`` (language/sound/speed buttons); ``scores_rect`` (the live points
@@ -99,6 +99,8 @@ class Layout:
 
         #: smallest font (px) a label may shrink to and stay readable (toolbar, helper buttons)
         self.min_font = max(14, round(15 * u))
+        #: narrowest note beside a plate (px): an X-ray panel's value and a pair's cards at ``min_font``
+        self.note_w = round(self.min_font * 8)
 
         # -- hand cards ------------------------------------------------------------------
         card_h = round(min(h * 0.205, w * 0.16, h * 0.19 + max(0, h - 480) * 0.06))
@@ -222,7 +224,8 @@ class Layout:
 
         One seat: its backs then its plate, centred.  Several: equal shares of the band
         between the info panel and the toolbar, each with its backs beside the plate when
-        they fit, else under it."""
+        they fit with room left there for a note of ``note_w`` over the backs (an X-ray panel,
+        :mod:`game.scenes.xray`), else under it (a panel then goes under the plate)."""
         m, w = self.margin, self.w
         plate_w, plate_h = self.plate_w, self.plate_h
         if len(tops) == 1:
@@ -234,7 +237,9 @@ class Layout:
         lo, hi = m + info_w + m, w - m - tb_w - m
         cell = (hi - lo) / max(1, len(tops))
         beside = stack_w + m + plate_w
-        side_by_side = cell >= beside + m
+        # beside: the room left of a plate (up to the info panel or the next plate; a note keeps
+        # a gap of max(2, m // 4) to its plate) must hold a note over the backs
+        side_by_side = cell >= beside + m and (cell - beside) / 2 + stack_w + 2 * m - max(2, m // 4) > self.note_w
         for i, pos in enumerate(tops):
             cx = round(hi - cell * (i + 0.5))
             if side_by_side:

@@ -239,11 +239,17 @@ class TableDraw:
 
     def _label_below(self, box: pygame.Rect) -> bool:
         """True when the "Winning"/"Won" label of the cards in ``box`` goes under them: above
-        them it would run into the top seat's name plate or cards."""
+        them it would run into the top seat's name plate or cards, or an X-ray panel there."""
         lay = self.layout
         h = round(lay.small_font * 1.5)
         above = pygame.Rect(box.x, box.y - 2 - h, box.w, h)
-        return above.y < 0 or any(above.colliderect(lay.plates[p]) or above.colliderect(lay.backs[p]) for p in lay.tops)
+        if above.y < 0 or any(above.colliderect(lay.plates[p]) or above.colliderect(lay.backs[p]) for p in lay.tops):
+            return True
+        if getattr(self, "xray", False):
+            from game.scenes import xray
+
+            return any(above.colliderect(r) for _s, r, _c in xray.panels(lay, self.view, self.table))
+        return False
 
     def last_trick_box(self) -> pygame.Rect:
         """Where the last-trick view is drawn: the middle of the trick area, inside it."""

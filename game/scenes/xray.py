@@ -3,8 +3,9 @@ seat's plate, the candidates that AI weighed for its last decision and its estim
 best first (PLUGINS.md "Reasoning"). The seat to act keeps its previous decision's panel
 until its new answer arrives. Each panel takes the place of its seat's card backs (the plate
 keeps the card count) or another free spot beside the plate, never over the trick area, a
-plate, the panels, the helper buttons or the hand (:func:`place_panels`); where room is
-short it shows fewer candidates and drops its heading. The built-in ``expert`` gives mean game points over its sampled
+plate, the panels, the helper buttons, the prompt, the action bar or the hand
+(:func:`place_panels`); where room is short it shows fewer candidates (two at least) and
+drops its heading, and its text stays at the layout's smallest font (``Layout.min_font``). The built-in ``expert`` gives mean game points over its sampled
 deals, ``basic`` its heuristic card points (PLUGINS.md). Nothing is shown for humans or AIs
 that give no reasoning. At a LAN table the AIs run on the host: their reasoning comes only
 from a learners' table (``hongwu host --xray``), sent after each AI decision to the sessions
@@ -76,7 +77,9 @@ def _slots(lay: Any, pos: int) -> list[Slot]:
     """Candidate places for position ``pos``'s panel, best first, each a function of the
     panel's (width, height) giving its rect: over the seat's own card backs (in the plate's
     column when the backs are above or below the plate, beside the plate when they are beside
-    it; for the bottom seat the hand area's corner), then beside, above and below the plate."""
+    it; for the bottom seat the hand area's corner), then beside, above and below the plate;
+    last, for a seat at the top, beside the plate from the screen's top edge (a few pixels
+    more height)."""
     plate, g = lay.plates[pos], max(2, lay.margin // 4)
     backs = lay.backs.get(pos) if pos != BOTTOM else None
     out: list[Slot] = []
@@ -98,12 +101,30 @@ def _slots(lay: Any, pos: int) -> list[Slot]:
             lambda w, h: pygame.Rect(plate.right + g, plate.y, w, h),
             lambda w, h: pygame.Rect(plate.x, plate.y - g - h, w, h),
             lambda w, h: pygame.Rect(plate.x, plate.bottom + g, w, h)]
+    if lay.sides[pos] == "top" and plate.y > g:  # beside a top plate, from the screen's top edge
+        out += [lambda w, h: pygame.Rect(plate.x - g - w, g, w, h),
+                lambda w, h: pygame.Rect(plate.right + g, g, w, h)]
     return out
 
 
 def min_width(lay: Any) -> int:
-    """The narrowest panel (px): a value and a pair's cards at the smallest font."""
-    return round(lay.min_font * 7)
+    """The narrowest panel (px): a value and a pair's cards at the smallest font
+    (``Layout.note_w``, which the layout leaves free beside each top plate)."""
+    return getattr(lay, "note_w", round(lay.min_font * 8))
+
+
+def pad(lay: Any) -> int:
+    """Inner padding of a panel (px), left and right of its text."""
+    return lay.margin // 2 + 2
+
+
+def heading_width(lay: Any) -> int:
+    """Width (px) a panel needs for its longer heading at ``min_font`` in the current language
+    (narrower panels show no heading)."""
+    from game import fonts
+
+    font = fonts.get_font(lay.min_font)
+    return max(font.size(t)[0] for t in (_("X-ray: thinking…"), _("X-ray: last decision"))) + 2 * pad(lay)
 
 
 def place_panels(lay: Any, me: int, rows: dict[int, int]) -> dict[int, tuple[pygame.Rect, int, bool]]:
@@ -111,12 +132,16 @@ def place_panels(lay: Any, me: int, rows: dict[int, int]) -> dict[int, tuple[pyg
     rows shown, heading shown)}``. Each panel takes the first free slot (:func:`_slots`) that
     shows the most: all its candidates under the heading if possible, else fewer lines
     (candidates first, the heading dropped), at least one; a slot is tried at the plate's
-    width, then narrower down to :func:`min_width`. A free rect lies inside the screen and
-    meets none of :func:`obstacles` nor an earlier panel; when none is free (never at
-    800×480, 1280×720 or 1920×1080, see tests/test_xray_layout.py) the panel goes beside the
-    plate towards the middle, clamped to the screen."""
+    width, then narrower down to :func:`min_width` (a heading only where it fits,
+    :func:`heading_width`). A free rect lies inside the screen and meets none of
+    :func:`obstacles` nor an earlier panel. The layout keeps room for at least two
+    candidates beside every plate (``Layout.note_w``; tests/test_xray_layout.py checks every
+    window from 800×480 up, both seat counts); should none be free, the panel goes beside
+    the plate towards the middle, clamped to the screen."""
     placed: dict[int, tuple[pygame.Rect, int, bool]] = {}
-    widths = list(range(lay.plate_w, min_width(lay) - 1, -max(4, lay.margin)))
+    narrowest = min_width(lay)
+    widths = list(range(lay.plate_w, narrowest, -max(4, lay.margin))) + [narrowest]
+    head_w = heading_width(lay)
     for seat in sorted(rows):
         want = max(1, min(MAX_SHOWN, rows[seat]))
         pos = position_of(seat, me, lay.seats)
@@ -125,8 +150,8 @@ def place_panels(lay: Any, me: int, rows: dict[int, int]) -> dict[int, tuple[pyg
         best = None
         for n, head in [(n, head) for n in range(want, 0, -1) for head in (True, False)]:
             h = panel_height(lay, n, head)
-            best = next(((r, n, head) for slot in slots for w in widths for r in (slot(w, h),)
-                         if lay.screen.contains(r) and r.collidelist(blocked) < 0), None)
+            best = next(((r, n, head) for slot in slots for w in widths if w >= head_w or not head
+                         for r in (slot(w, h),) if lay.screen.contains(r) and r.collidelist(blocked) < 0), None)
             if best:
                 break
         placed[seat] = best or (_fallback(lay, pos, want), want, True)
@@ -169,24 +194,50 @@ def covers_backs(lay: Any, rect: pygame.Rect, pos: int) -> bool:
     return pos != BOTTOM and b is not None and b.w > 0 and rect.colliderect(b)
 
 
+def elide(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """``text`` as it fits ``max_width`` px at ``size`` px (never a smaller font: X-ray text
+    stays at ``Layout.min_font``): whole, else cut to its leading words (cards) or characters
+    and ended with "…"."""
+    from game import fonts
+
+    font = fonts.get_font(size, bold)
+    if font.size(text)[0] <= max_width:
+        return text
+    words = text.split(" ")
+    for k in range(len(words) - 1, 0, -1):
+        cut = " ".join(words[:k]) + " …"
+        if font.size(cut)[0] <= max_width:
+            return cut
+    for k in range(len(text) - 1, 0, -1):
+        if font.size(text[:k] + "…")[0] <= max_width:
+            return text[:k] + "…"
+    return "…"
+
+
 def draw_panel_for(surf: pygame.Surface, lay: Any, rect: pygame.Rect, cands: tuple, thinking: bool) -> None:
     """One seat's panel: a heading ("Thinking…" while the seat is to act, else "Last
-    decision") when ``rect`` has the room, and one line per candidate: its value, then the
-    action. The border is bright while the seat is to act."""
+    decision") when ``rect`` has the room (:func:`place_panels`), and one line per candidate:
+    its value, then the action. Every text is drawn at ``lay.min_font`` (never smaller; an
+    action too long for the panel ends in "…", :func:`elide`). The border is bright while
+    the seat is to act."""
     draw_panel(surf, rect, color=(10, 24, 40, 235), border=ACCENT if thinking else (90, 120, 160), radius=8)
     fs = lay.min_font
     line = line_h(lay)
-    x, y = rect.x + lay.margin // 2 + 2, rect.y + lay.margin // 2
-    heading = rect.h >= panel_height(lay, len(cands), True)  # else only the candidates fit
+    x, y = rect.x + pad(lay), rect.y + lay.margin // 2
+    right = rect.right - pad(lay)
+    heading = rect.h >= panel_height(lay, len(cands), True) and rect.w >= heading_width(lay)
     if heading:
         head = _("X-ray: thinking…") if thinking else _("X-ray: last decision")
-        draw_text(surf, head, fs, MUTED, (x, y), max_width=rect.w - lay.margin)
+        draw_text(surf, elide(head, fs, right - x), fs, MUTED, (x, y))
     else:
         y -= line
     for i, c in enumerate(cands):
         y += line
-        v = draw_text(surf, f"{c.value:+.1f}", fs, ACCENT if i == 0 else TEXT, (x, y), bold=i == 0)
-        draw_text(surf, action_label(c.action), fs, TEXT, (v.right + fs // 2, y), max_width=rect.right - v.right - fs)
+        value = elide(f"{c.value:+.1f}", fs, right - x, bold=i == 0)
+        v = draw_text(surf, value, fs, ACCENT if i == 0 else TEXT, (x, y), bold=i == 0)
+        ax = v.right + fs // 2
+        if right - ax > fs:
+            draw_text(surf, elide(action_label(c.action), fs, right - ax), fs, TEXT, (ax, y))
 
 
 def action_label(text: str) -> str:
