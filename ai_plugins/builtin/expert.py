@@ -16,8 +16,11 @@ samples are used for all candidates of a decision, so that they are compared on 
   led by a tractor or a throw is finished by the engine first). Candidates clearly behind the
   first are dropped after :data:`PRUNE_AFTER` samples (:func:`prune_candidates`). The search
   overrules ``basic``'s first choice only when the paired play-outs favour another by
-  :data:`CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse than
-  its prior by noise alone. Its thinking time is CPU time of the deciding thread
+  :data:`PLAY_CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse
+  than its prior by noise alone. The utility of a play-out is the expected game points allowing
+  for the play-out's own error (:func:`.fastsim.calibrated_utility`: the dealer's points still
+  to come mapped to real play's, the bands smoothed by the fitted spread, which is wide early
+  in a hand and narrow at its end; ``data/playout_calibration.json``). Its thinking time is CPU time of the deciding thread
   (:meth:`ExpertAI._cpu_loop`), so a busy machine does not starve it.
 - **bid**: a learned hand evaluation (:mod:`.expert_bid`: features of the dealt hand for
   each suit, a linear model of the mean and spread of the dealer's card points fitted on
@@ -59,7 +62,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.1"
+VERSION = "1.2"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -105,7 +108,7 @@ SIGMA = 0.0
 (:func:`.fastsim.smooth_utility`; 0: the plain bands plus a tenth of the dealer final,
 :func:`.fastsim.settled_utility`)."""
 
-CALIBRATE = 0.0
+CALIBRATE = 1.0
 """When above 0, the search's utility is :func:`.fastsim.calibrated_utility`: the lean
 play-out's dealer points mapped to real play's and the bands smoothed by the fitted spread
 times this factor (``data/playout_calibration.json``); 0: see :data:`SIGMA`."""
@@ -147,6 +150,12 @@ def pick(samples: Sequence[Sequence[float | None]], confidence: float = CONFIDEN
             best, best_mean = k, mean
     return best
 
+
+PLAY_CONFIDENCE = 0.5
+"""The gate of play decisions (:func:`pick`): lower than the bury's :data:`CONFIDENCE`, since a
+play decision's samples are many more and its calibrated utility (:data:`CALIBRATE`) less
+noisy (README "Arena results": 140 deals, +0.21 ± 0.26 a hand over the gate of 1.0 with the
+plain utility)."""
 
 PRUNE_AFTER = 8
 """Samples after which the play search first drops clearly worse candidates."""
@@ -191,8 +200,8 @@ class ExpertAI:
     rulesets = ("hongwu", "zhaopengyou")
     """Plays both rulesets: 找朋友's decisions go to :class:`.expert_zpy.ZpyExpert`."""
 
-    play_confidence = CONFIDENCE
-    """The gate of play decisions (standard errors; see :func:`pick`)."""
+    play_confidence = PLAY_CONFIDENCE
+    """The gate of play decisions (standard errors; see :func:`pick`; option ``confidence``)."""
 
     play_candidates = MAX_CANDIDATES
     """Plays compared per play decision."""
