@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin import expert as E  # noqa: E402
-from ai_plugins.builtin.basic import BasicAI  # noqa: E402
+from ai_plugins.builtin.basic import auctioned  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
-from engine.state import Bid, Bury, ChooseTrump, Game, Phase, Play  # noqa: E402
+from engine.state import Game, Phase, Play  # noqa: E402
 
 
 def _finish(g: Game, ais) -> object:
@@ -45,17 +45,7 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
     rs = hongwu(decks)
     positions = []
     for d in range(deals):
-        g = Game.new(rs, seed=seed + d)
-        ais = [BasicAI(AISettings(seat=s, seed=s)) for s in range(rs.players)]
-        while g.phase is not Phase.PLAY:
-            s = g.to_act
-            v = g.view(s)
-            if g.phase is Phase.BID:
-                g.apply(Bid(s, ais[s].choose_bid(v, v.legal_bid_amounts) or None))
-            elif g.phase is Phase.TRUMP:
-                g.apply(ChooseTrump(s, ais[s].choose_trump(v, "SHCD")))
-            else:
-                g.apply(Bury(s, tuple(ais[s].choose_bury(v, v.bury_count))))
+        g, ais = auctioned(rs, seed + d, ai_seed=0)
         me = d % rs.players
         while g.phase is Phase.PLAY:
             s = g.to_act

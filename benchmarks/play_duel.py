@@ -18,7 +18,6 @@ negative: every hand is zero-sum), A's mean as dealer and as defender, and the w
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
@@ -28,28 +27,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai_plugins.arena import deal_seed  # noqa: E402
 from ai_plugins.base import AISettings  # noqa: E402
-from ai_plugins.builtin.basic import BasicAI  # noqa: E402
+from ai_plugins.builtin.basic import BasicAI, auctioned as basic_auctioned  # noqa: E402
 from ai_plugins.manager import AIManager  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
-from engine.state import Bid, Bury, ChooseTrump, Game, IllegalAction, Phase, Play  # noqa: E402
+from engine.state import Game, IllegalAction, Phase, Play  # noqa: E402
 
 
 def auctioned(rs, seed: int, ai_seed: int | None = None) -> Game:
     """Deal ``seed`` with basic's auction, trump and bury done: the play phase, first lead.
-    Seat s's ``basic`` is seeded ``ai_seed + s`` (default ``seed + s``)."""
-    g = Game.new(rs, seed=seed)
-    base = seed if ai_seed is None else ai_seed
-    ais = [BasicAI(AISettings(seat=s, seed=base + s)) for s in range(rs.players)]
-    while g.phase is not Phase.PLAY:
-        s = g.to_act
-        v = g.view(s)
-        if g.phase is Phase.BID:
-            g.apply(Bid(s, ais[s].choose_bid(v, v.legal_bid_amounts) or None))
-        elif g.phase is Phase.TRUMP:
-            g.apply(ChooseTrump(s, ais[s].choose_trump(v, "SHCD")))
-        else:
-            g.apply(Bury(s, tuple(ais[s].choose_bury(v, v.bury_count))))
-    return g
+    Seat s's ``basic`` is seeded ``ai_seed + s`` (default ``seed + s``;
+    :func:`ai_plugins.builtin.basic.auctioned`)."""
+    return basic_auctioned(rs, seed, ai_seed)[0]
 
 
 def play(start: Game, names, manager, seed: int, options: dict) -> tuple[tuple[int, ...], int]:

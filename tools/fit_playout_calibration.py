@@ -29,12 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ai_plugins.base import AISettings  # noqa: E402
-from ai_plugins.builtin.basic import BasicAI  # noqa: E402
+from ai_plugins.builtin.basic import auctioned  # noqa: E402
 from ai_plugins.builtin.fastsim import BUCKETS, lean_from_game, play_out_fast  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
 from engine.scoring import settle  # noqa: E402
-from engine.state import Bid, Bury, ChooseTrump, Game, Phase, Play  # noqa: E402
+from engine.state import Phase, Play  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[1] / "ai_plugins" / "builtin" / "data" / "playout_calibration.json"
 
@@ -45,17 +44,7 @@ def rows_for(decks: int, deals: int, seed: int) -> list[tuple[float, int, int, i
     rs = hongwu(decks)
     rows = []
     for d in range(deals):
-        g = Game.new(rs, seed=seed * 1000003 + d)
-        ais = [BasicAI(AISettings(seat=s, seed=s)) for s in range(rs.players)]
-        while g.phase is not Phase.PLAY:
-            s = g.to_act
-            v = g.view(s)
-            if g.phase is Phase.BID:
-                g.apply(Bid(s, ais[s].choose_bid(v, v.legal_bid_amounts) or None))
-            elif g.phase is Phase.TRUMP:
-                g.apply(ChooseTrump(s, ais[s].choose_trump(v, "SHCD")))
-            else:
-                g.apply(Bury(s, tuple(ais[s].choose_bury(v, v.bury_count))))
+        g, ais = auctioned(rs, seed * 1000003 + d, ai_seed=0)
         total = sum(len(h) for h in g.hands)
         snaps = []
         while g.phase is Phase.PLAY:

@@ -498,6 +498,28 @@ def _units_of(counts: dict[int, int], group: int, length: int, ctx: TrumpContext
     return found
 
 
+def auctioned(ruleset: Any, seed: int, ai_seed: int | None = None) -> tuple[Any, list[BasicAI]]:
+    """A 红五 deal (``Game.new(ruleset, seed=seed)``) with the auction, the trump and the bury
+    made by ``basic`` on every seat (RULES.md §2–§4): ``(game in the play phase at the first
+    lead, the four AIs)``. Seat s's AI is seeded ``ai_seed + s`` (default ``seed + s``). For
+    benchmarks and tools that study the play from the same starting positions."""
+    from engine.state import Bid, Bury, ChooseTrump, Game, Phase
+
+    g = Game.new(ruleset, seed=seed)
+    base = seed if ai_seed is None else ai_seed
+    ais = [BasicAI(AISettings(seat=s, seed=base + s)) for s in range(ruleset.players)]
+    while g.phase is not Phase.PLAY:
+        s = g.to_act
+        v = g.view(s)
+        if g.phase is Phase.BID:
+            g.apply(Bid(s, ais[s].choose_bid(v, v.legal_bid_amounts) or None))
+        elif g.phase is Phase.TRUMP:
+            g.apply(ChooseTrump(s, ais[s].choose_trump(v, "SHCD")))
+        else:
+            g.apply(Bury(s, tuple(ais[s].choose_bury(v, v.bury_count))))
+    return g, ais
+
+
 @hookimpl
 def register_ais(register) -> None:
     """Register ``basic``."""
