@@ -184,6 +184,13 @@ def test_drawn_table_keeps_panels_off_the_trick_area(size, ruleset):
             if not sc._label_below(box):
                 above = pygame.Rect(box.x, box.y - 2 - round(lay.small_font * 1.5), box.w, round(lay.small_font * 1.5))
                 assert above.collidelist([r for _s, r, _c in shown]) < 0, (pos, above)
+            # nor over the points panel or the buttons, however long the label
+            label = "Winning +125"
+            if not sc._label_below(box, label):
+                w = max(box.w, fonts.get_font(lay.small_font, bold=True).size(label)[0])
+                above = pygame.Rect(box.centerx - w // 2, box.y - 2 - round(lay.small_font * 1.5), w,
+                                    round(lay.small_font * 1.5))
+                assert above.collidelist([lay.scores_rect, lay.tools_rect]) < 0, (pos, above)
         border = {tuple(app.window.get_at((r.centerx, r.y)))[:3] for _s, r, _c in shown}
         assert border <= {(90, 120, 160), tuple(xray.ACCENT)}  # the panels' frames are drawn there
     finally:

@@ -230,20 +230,24 @@ class TableDraw:
                 label = _("Won") if done else _("Winning")
                 if done and last is not None and last.points:
                     label += f" +{last.points}"
-                if self._label_below(box):
+                if self._label_below(box, label):
                     draw_text(surf, label, lay.small_font, ACCENT, (box.centerx, box.bottom + 2), anchor="midtop",
                               bold=True)
                 else:
                     draw_text(surf, label, lay.small_font, ACCENT, (box.centerx, box.y - 2), anchor="midbottom",
                               bold=True)
 
-    def _label_below(self, box: pygame.Rect) -> bool:
-        """True when the "Winning"/"Won" label of the cards in ``box`` goes under them: above
-        them it would run into the top seat's name plate or cards, or an X-ray panel there."""
+    def _label_below(self, box: pygame.Rect, label: str = "") -> bool:
+        """True when the "Winning"/"Won" ``label`` of the cards in ``box`` goes under them:
+        above them it would run into the top seat's name plate or cards, the points panel, the
+        buttons or an X-ray panel there."""
         lay = self.layout
         h = round(lay.small_font * 1.5)
-        above = pygame.Rect(box.x, box.y - 2 - h, box.w, h)
+        w = max(box.w, fonts.get_font(lay.small_font, bold=True).size(label)[0] if label else 0)
+        above = pygame.Rect(box.centerx - w // 2, box.y - 2 - h, w, h)
         if above.y < 0 or any(above.colliderect(lay.plates[p]) or above.colliderect(lay.backs[p]) for p in lay.tops):
+            return True
+        if above.colliderect(lay.scores_rect) or above.colliderect(lay.tools_rect):
             return True
         if getattr(self, "xray", False):
             from game.scenes import xray
