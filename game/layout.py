@@ -148,7 +148,8 @@ class Layout:
         mid = (band_top + band_bottom) // 2
         side_h = self.back_h + m // 2 + plate_h
         # the points panel (top right, under the toolbar) shows a title and a line per seat
-        rows_h = (seats + 1) * (self.small_font + 4) + 2 * m
+        # (a line of text is about 1.35 times the font size tall with the CJK font)
+        rows_h = (seats + 1) * max(self.small_font + 4, round(self.small_font * 1.35)) + 2 * m
         scores_h = max(plate_h, round(118 * u), rows_h)
         scores_bottom = m + tb_h + m // 2 + scores_h
         for pos, x in ((left_pos, m), (right_pos, w - m - plate_w)):
@@ -310,7 +311,27 @@ class Layout:
             x0 = min(x0, self.trick_area.right - total)
         elif lane:
             x0 = max(lane[0], min(x0, lane[1] - total))
-        return [pygame.Rect(x0 + i * spacing, cy - self.trick_h // 2, self.trick_w, self.trick_h) for i in range(n)]
+        y = cy - self.trick_h // 2
+        if side in ("left", "right"):
+            y = self._clear_of_corners(x0, y, total)
+        return [pygame.Rect(x0 + i * spacing, y, self.trick_w, self.trick_h) for i in range(n)]
+
+    def _clear_of_corners(self, x: int, y: int, w: int) -> int:
+        """The top of a side seat's played cards at ``x``..``x + w`` that keeps them (and the
+        winner's frame, 3 px around) off the panels reaching into the trick area's corners (the
+        points panel, the toolbar, the info box, the helper buttons, the card counter): moved
+        down below such a panel above the middle, or up above one below it, within the trick
+        area."""
+        frame = pygame.Rect(x - 3, y - 3, w + 6, self.trick_h + 6)
+        ta = self.trick_area
+        for r in (self.scores_rect, self.toolbar, self.info_rect, self.tools_rect, self.counter_rect):
+            if not frame.colliderect(r):
+                continue
+            if r.centery < frame.centery:
+                frame.y = min(r.bottom + 2, ta.bottom - frame.h)
+            else:
+                frame.bottom = max(r.y - 2, ta.y + frame.h)
+        return frame.y + 3
 
     def back_rects(self, pos: int, n: int) -> list[pygame.Rect]:
         """Up to five overlapping card-back rects showing an opponent's hand at ``pos``."""
