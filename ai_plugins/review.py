@@ -214,16 +214,23 @@ def _hongwu_searcher(seat: int, seed: int, samples: int) -> ExpertAI:
     return ExpertAI(AISettings(seat=seat, seed=seed, budget_s=3600.0, options={"samples": samples}))
 
 
+def play_candidates(basic: Any, view: Any, chosen: tuple, limit: int) -> list[tuple]:
+    """The plays a review compares for one play decision (both games): ``chosen`` (a sorted
+    card tuple) first, then ``basic``'s best ``limit`` plays (``ranked_plays``) other than it;
+    only ``chosen`` when the play was forced (one legal play, or the last cards in hand, as the
+    search itself returns at once)."""
+    ranked = [tuple(sorted(p)) for _, p in basic.ranked_plays(view, view.play_options())]
+    if len(view.hand) <= len(chosen) or len(ranked) <= 1:
+        return [chosen]
+    return [chosen] + [p for p in ranked[:limit] if p != chosen]
+
+
 def _candidates(ai: ExpertAI, view: Any, action: Any) -> tuple[str, list[Any], Any]:
     """(kind, candidates with the chosen one first, the chosen in candidate form) of a 红五
     decision."""
     if isinstance(action, Play):
         chosen = tuple(sorted(action.cards))
-        ranked = [tuple(sorted(p)) for _, p in ai.basic.ranked_plays(view, view.play_options())]
-        cands = [chosen] + [p for p in ranked[:MAX_CANDIDATES] if p != chosen]
-        if len(view.hand) <= len(chosen) or len(ranked) <= 1:
-            cands = [chosen]
-        return "play", cands, chosen
+        return "play", play_candidates(ai.basic, view, chosen, MAX_CANDIDATES), chosen
     if isinstance(action, Bury):
         chosen = tuple(sorted(action.cards))
         cands = [chosen] + [c for c in ai._bury_candidates(view, view.bury_count) if c != chosen]

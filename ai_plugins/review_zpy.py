@@ -26,7 +26,7 @@ from engine.zhaopengyou import CallFriend, legal_friend_calls
 
 from .base import AISettings
 from .builtin.expert_zpy import MAX_CANDIDATES, ZpyExpert
-from .review import ReviewRules
+from .review import ReviewRules, play_candidates
 
 COSTLY_LEVELS = 0.5
 """Loss in levels (the search's utility) from which a 找朋友 decision is flagged costly: half a
@@ -46,11 +46,7 @@ def candidates(ai: ZpyExpert, view: Any, action: Any) -> tuple[str, list[Any], A
     itself returns at once). Raises ValueError for an action that is not reviewed."""
     if isinstance(action, Play):
         chosen = tuple(sorted(Card(c) for c in action.cards))
-        ranked = [tuple(sorted(p)) for _, p in ai.basic.ranked_plays(view, view.play_options())]
-        cands = [chosen] + [p for p in ranked[:MAX_CANDIDATES] if p != chosen]
-        if len(view.hand) <= len(chosen) or len(ranked) <= 1:
-            cands = [chosen]
-        return "play", cands, chosen
+        return "play", play_candidates(ai.basic, view, chosen, MAX_CANDIDATES), chosen
     if isinstance(action, Bury):
         chosen = tuple(sorted(Card(c) for c in action.cards))
         cands = [chosen] + [c for c in ai.bury_candidates(view, view.bury_count) if c != chosen]

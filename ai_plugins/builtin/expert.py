@@ -157,6 +157,15 @@ play decision's samples are many more and its calibrated utility (:data:`CALIBRA
 noisy (README "Arena results": 140 deals, +0.21 ± 0.26 a hand over the gate of 1.0 with the
 plain utility)."""
 
+def estimate_rows(detail: Sequence[Sequence[tuple[float, float]]], k: int) -> list[dict]:
+    """The per-candidate estimates of :meth:`ExpertAI.estimates` from ``detail`` (per sample,
+    per candidate ``(game points for the seat, card points)``): ``[{"gp", "points", "n"}]``
+    for the ``k`` candidates, means over the samples."""
+    n = len(detail)
+    return [{"gp": statistics.fmean(d[j][0] for d in detail),
+             "points": statistics.fmean(d[j][1] for d in detail), "n": n} for j in range(k)]
+
+
 PRUNE_AFTER = 8
 """Samples after which the play search first drops clearly worse candidates."""
 
@@ -450,9 +459,7 @@ class ExpertAI:
             detail = self._detail
         finally:
             self._detail = None
-        n = len(detail)
-        return [{"gp": statistics.fmean(d[k][0] for d in detail),
-                 "points": statistics.fmean(d[k][1] for d in detail), "n": n} for k in range(len(cands))]
+        return estimate_rows(detail, len(cands))
 
     # -- bidding (RULES.md §2) ---------------------------------------------------------------
     def _dealer_outcomes(self, view: Any, suits: Sequence[str]) -> dict[str, list[int]]:

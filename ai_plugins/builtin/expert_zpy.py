@@ -48,7 +48,7 @@ from engine.zhaopengyou import CallFriend
 from ..base import AISettings
 from . import zpy_basic
 from .basic import BasicAI, keep_value
-from .expert import DEFAULT_THINK_MS, MIN_SAMPLES
+from .expert import DEFAULT_THINK_MS, MIN_SAMPLES, estimate_rows
 from .simulate_zpy import clone, hand_from_view, play_out, sample_hidden, sample_world, utility
 
 MAX_CANDIDATES = 4
@@ -296,9 +296,7 @@ class ZpyExpert:
             detail = self._detail
         finally:
             self._detail = None
-        n = len(detail)
-        return [{"gp": statistics.fmean(d[k][0] for d in detail),
-                 "points": statistics.fmean(d[k][1] for d in detail), "n": n} for k in range(len(cands))]
+        return estimate_rows(detail, len(cands))
 
 
 __all__ = ["ZpyExpert", "MAX_CANDIDATES", "MAX_BURIES", "MAX_CALLS", "SLOW_DECISION_FACTOR"]
