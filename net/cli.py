@@ -779,10 +779,16 @@ def seat_changes(before: Sequence[tuple[Any, ...]] | None,
     return out
 
 
+LAST_HAND_LINGER_S = 1.0
+"""After the last hand of ``hongwu host --headless --hands N``, how long the host waits at most
+for the connected players to leave before it closes (seconds)."""
+
+
 def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *,
                    address: str = "HOST:PORT") -> int:
     """Print the table's progress (hands, seats joining, dropping, resuming) until ``hands``
-    hands have been played (for ever with None); returns the exit code.
+    hands have been played (for ever with None), then give the players up to
+    :data:`LAST_HAND_LINGER_S` to leave; returns the exit code.
 
     Until the first hand starts it says which seats are missing and how to fill them
     (players joining at ``address``, ``--fill`` / ``--ai SEAT=AI``), again whenever that
@@ -848,6 +854,12 @@ def _wait_headless(host: BackgroundHost, hands: int | None, poll: float = 0.1, *
                 print(f"seat {s['seat']} ({s.get('name')}) is at the daily coin cap until "
                       f"{s['capped']}: no staked hand until then while seated", flush=True)
         if hands is not None and done >= hands:
+            # let the players read the last settlement and leave before the host closes their
+            # connections (closing first could reset a connection with the settlement unread)
+            linger_end = time.monotonic() + LAST_HAND_LINGER_S
+            while time.monotonic() < linger_end and any(
+                    kind == "human" and connected for kind, _n, connected, *_r in host.call(look)[2]):
+                time.sleep(poll)
             return 0
         time.sleep(poll)
 
