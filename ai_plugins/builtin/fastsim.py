@@ -448,14 +448,19 @@ def smooth_utility(st: Any, seat: int, ruleset: Any, sigma: float) -> float:
     red-five and other transfers as settled, the band gain replaced by its expectation under a
     spread of ``sigma`` card points around the dealer final (:func:`smooth_band_table`), plus
     :data:`SMOOTH_SLOPE` per card point of the final for the seat's side (RULES.md §10)."""
-    n = ruleset.players
-    final = st.dealer_final
-    d_plain = band_multiplier(ruleset, final) * ruleset.options.base_score
+    return _band_utility(st, seat, ruleset, st.dealer_final, sigma)
+
+
+def _band_utility(st: Any, seat: int, ruleset: Any, final: int, sigma: float) -> float:
+    """``st``'s game points for ``seat`` with the band gain of its dealer final replaced by the
+    smoothed band gain (:func:`smooth_band_table`, spread ``sigma``) at dealer final ``final``,
+    plus :data:`SMOOTH_SLOPE` per card point of ``final`` for the seat's side (RULES.md §10)."""
+    d_plain = band_multiplier(ruleset, st.dealer_final) * ruleset.options.base_score
     table = smooth_band_table(ruleset, sigma)
     d_smooth = table[max(0, min(len(table) - 1, final + SMOOTH_RANGE))]
     dealer = seat == st.dealer
-    scale = -(n - 1) if dealer else 1
-    return (st.game_points[seat] + scale * (d_smooth - d_plain)
+    side = -(ruleset.players - 1) if dealer else 1
+    return (st.game_points[seat] + side * (d_smooth - d_plain)
             + (SMOOTH_SLOPE if dealer else -SMOOTH_SLOPE) * final)
 
 
@@ -505,12 +510,4 @@ def calibrated_utility(st: Any, seat: int, ruleset: Any, known: int, cal: tuple[
     est = known + a + b * (points - known)
     final = int(round(est)) - st.bid
     sigma = SIGMA_STEPS * round(sd * scale / SIGMA_STEPS)
-    n = ruleset.players
-    base = ruleset.options.base_score
-    d_plain = band_multiplier(ruleset, st.dealer_final) * base
-    table = smooth_band_table(ruleset, float(sigma))
-    d_smooth = table[max(0, min(len(table) - 1, final + SMOOTH_RANGE))]
-    dealer = seat == st.dealer
-    side = -(n - 1) if dealer else 1
-    return (st.game_points[seat] + side * (d_smooth - d_plain)
-            + (SMOOTH_SLOPE if dealer else -SMOOTH_SLOPE) * final)
+    return _band_utility(st, seat, ruleset, final, float(sigma))
