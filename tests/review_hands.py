@@ -1,7 +1,12 @@
 """Seeded hands for the review tests: played by ``basic`` AIs, optionally with one decision
-overridden (to construct a clearly bad choice)."""
+overridden (to construct a clearly bad choice); their records in a real career store, and the
+``hongwu review`` command run on them in a real subprocess."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from ai_plugins.base import AISettings
@@ -9,6 +14,11 @@ from ai_plugins.builtin.basic import BasicAI, hand_strength
 from engine import replay as R
 from engine.ruleset import hongwu
 from engine.state import Bid, Bury, ChooseTrump, Game, Phase, Play
+
+#: the project's root folder (the working folder of the ``hongwu review`` subprocesses)
+ROOT = Path(__file__).resolve().parents[1]
+#: the profile the recorded hands belong to (seat 0)
+PROFILE = "Ann"
 
 
 def play_hand(seed: int, decks: int = 2, override: Callable[[Game, Any], Any] | None = None) -> Game:
@@ -92,3 +102,45 @@ def worst_zpy_bury(h: Any, v: Any) -> Any:
         best = sorted(v.hand, key=lambda c: (not ctx.is_trump(c), -ctx.VAL[c]))[: v.bury_count]
         return Bury(h.to_act, tuple(best))
     return None
+
+
+# --- records in a real career store (game.career; imported here only, so the engine-side
+# --- review tests that need no store do not load it) ----------------------------------------
+class RecordedTable:
+    """What :meth:`game.career.Recorder.hand_finished` reads of a local table: a settled
+    ``game`` and the seat names (``human`` at seat 0, ``basic`` elsewhere)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.names = ("human",) + ("basic",) * (game.ruleset.players - 1)
+
+
+def record_hand(path: Path, game: Game) -> int:
+    """Record the settled 红五 ``game`` for profile :data:`PROFILE` (created) at seat 0 in the
+    store at ``path`` (created if missing); returns the record id (the profile's only record:
+    ValueError from the unpacking if it already had one)."""
+    from game.career import Recorder, Store
+
+    with Store.open(path) as store:
+        store.create_profile(PROFILE)
+        Recorder(store, PROFILE).hand_finished(RecordedTable(game))
+        (rid,) = store.record_ids(store.profile(PROFILE).id)
+    return rid
+
+
+def record_zpy(path: Path, hand: Any, names: list[str], match_id: str = "m1") -> int:
+    """Record the settled 找朋友 ``hand`` (seat names ``names``, match ``match_id``) for profile
+    :data:`PROFILE` (created) at seat 0 in the store at ``path``; returns the record id."""
+    from game.career import Recorder, Store
+
+    with Store.open(path) as store:
+        store.create_profile(PROFILE)
+        return Recorder(store, PROFILE).record_zpy_hand(hand, names, match_id).record_id
+
+
+def review_cli(data_dir: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``hongwu review *args`` in a real subprocess whose career database lives in ``data_dir``
+    (text output captured; TimeoutExpired after ``timeout`` seconds, a bound, not a timing)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HONGWU_DATA_DIR=str(data_dir))
+    return subprocess.run([sys.executable, "-m", "game", "review", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)

@@ -3,52 +3,26 @@
 as the app opens it, real pygame events (SDL dummy)."""
 from __future__ import annotations
 
-import io
-
 import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from game.app import App, Options  # noqa: E402
-from game.career import Recorder, Store  # noqa: E402
+from game.career import Store  # noqa: E402
 from game.career.reviews import cached_review, review_record  # noqa: E402
 from game.scenes import replay_marks as rm  # noqa: E402
 from game.scenes.replay_view import ReplayScreen  # noqa: E402
-
-
-class _Table:
-    def __init__(self, game):
-        self.game, self.names = game, ("human", "basic", "basic", "basic")
+from tests.review_app import click, press_key, review_app, wait_review  # noqa: E402
+from tests.review_hands import play_hand, record_hand  # noqa: E402
 
 
 def _record(tmp_path, seed=5, samples=2):
     """A recorded hand and its review (computed and cached); returns (db path, id, review)."""
-    from tests.review_hands import play_hand
-
     path = tmp_path / "hongwu.db"
+    rid = record_hand(path, play_hand(seed))
     with Store.open(path) as store:
-        store.create_profile("Ann")
-        Recorder(store, "Ann").hand_finished(_Table(play_hand(seed)))
-        (rid,) = store.record_ids(store.profile("Ann").id)
         rv, cached = review_record(store, rid, samples=samples)
         assert not cached
     return path, rid, rv
-
-
-def _app(tmp_path, monkeypatch, size, lang="en"):
-    monkeypatch.setenv("HONGWU_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("HONGWU_CONFIG_DIR", str(tmp_path))
-    return App(Options(menu=True, lang=lang, speed="instant", audio=False, save_settings=False,
-                       user_plugins=False, out=io.StringIO(), size=size))
-
-
-def _click(app, pos, touch=False):
-    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos, touch=touch),
-              pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos, touch=touch)])
-
-
-def _key(app, key, mod=0):
-    app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)])
 
 
 def test_step_marks_follow_the_review(tmp_path):
@@ -73,7 +47,7 @@ def test_step_marks_follow_the_review(tmp_path):
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
 def test_viewer_marks_badges_comparison_and_jumps(tmp_path, monkeypatch, size):
     path, rid, rv = _record(tmp_path)
-    app = _app(tmp_path, monkeypatch, size)
+    app = review_app(tmp_path, monkeypatch, size)
     try:
         app.open_replay(rid)
         viewer = app.top
@@ -96,7 +70,7 @@ def test_viewer_marks_badges_comparison_and_jumps(tmp_path, monkeypatch, size):
             targets = targets[1:]
         if not targets:
             pytest.skip("the seeded hand has one marked step only, at step 0")
-        _click(app, jump.rect.center)
+        click(app, jump.rect.center)
         assert viewer.step == first
         app.step([])
         mk = viewer.marks[viewer.step]
@@ -116,25 +90,25 @@ def test_viewer_marks_badges_comparison_and_jumps(tmp_path, monkeypatch, size):
         assert tuple(win.get_at((badge.x + 3, badge.centery)))[:3] == rm.mark_color(mk)
         # keyboard: N to the next, Shift+N / P back
         if len(targets) > 1:
-            _key(app, pygame.K_n)
+            press_key(app, pygame.K_n)
             assert viewer.step == targets[1]
-            _key(app, pygame.K_n, pygame.KMOD_SHIFT)
+            press_key(app, pygame.K_n, pygame.KMOD_SHIFT)
             assert viewer.step == targets[0]
-            _key(app, pygame.K_n)
-            _key(app, pygame.K_p)
+            press_key(app, pygame.K_n)
+            press_key(app, pygame.K_p)
             assert viewer.step == targets[0]
         # touch: a tap on the jump button
         viewer.go(0)
         app.step([])
         jump = next(b for b in viewer.buttons if b.key == "next_costly")
-        _click(app, jump.rect.center, touch=True)
+        click(app, jump.rect.center, touch=True)
         assert viewer.step == first
         # past the last costly decision the button is disabled and N does nothing
         viewer.go(targets[-1])
         app.step([])
         jump = next(b for b in viewer.buttons if b.key == "next_costly")
         assert not jump.enabled
-        _key(app, pygame.K_n)
+        press_key(app, pygame.K_n)
         assert viewer.step == targets[-1]
         # an unmarked step: no badge, the band says how to jump
         plain = next((k for k in range(viewer.last_step + 1) if k not in viewer.marks), None)
@@ -147,14 +121,10 @@ def test_viewer_marks_badges_comparison_and_jumps(tmp_path, monkeypatch, size):
 
 
 def test_no_marks_without_a_cached_review(tmp_path, monkeypatch):
-    from tests.review_hands import play_hand
-
+    rid = record_hand(tmp_path / "hongwu.db", play_hand(5))
     with Store.open(tmp_path / "hongwu.db") as store:
-        store.create_profile("Ann")
-        Recorder(store, "Ann").hand_finished(_Table(play_hand(5)))
-        (rid,) = store.record_ids(store.profile("Ann").id)
         assert cached_review(store, rid) is None
-    app = _app(tmp_path, monkeypatch, (800, 480))
+    app = review_app(tmp_path, monkeypatch)
     try:
         app.open_replay(rid)
         viewer = app.top
@@ -163,7 +133,7 @@ def test_no_marks_without_a_cached_review(tmp_path, monkeypatch):
         assert not any(b.key == "next_costly" for b in viewer.buttons)
         assert any(b.key == "review" for b in viewer.buttons)
         assert "compare" not in viewer.drawn
-        _key(app, pygame.K_n)  # nothing to jump to
+        press_key(app, pygame.K_n)  # nothing to jump to
         assert viewer.step == 0
     finally:
         app.close()
@@ -171,30 +141,21 @@ def test_no_marks_without_a_cached_review(tmp_path, monkeypatch):
 
 def test_review_button_result_marks_the_viewer(tmp_path, monkeypatch):
     """The Review button computes the review; back in the viewer its steps are marked."""
-    import time
-
     from game.scenes.review_screen import ReviewScreen
-    from tests.review_hands import play_hand
 
-    with Store.open(tmp_path / "hongwu.db") as store:
-        store.create_profile("Ann")
-        Recorder(store, "Ann").hand_finished(_Table(play_hand(5)))
-        (rid,) = store.record_ids(store.profile("Ann").id)
-    app = _app(tmp_path, monkeypatch, (800, 480))
+    rid = record_hand(tmp_path / "hongwu.db", play_hand(5))
+    app = review_app(tmp_path, monkeypatch)
     try:
         app.open_replay(rid)
         viewer = app.top
         app.step([])
-        _click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
+        click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
         screen = app.top
         assert isinstance(screen, ReviewScreen)
-        end = time.monotonic() + 600  # a bound on the background work, not a timing
-        while screen.state == "running" and time.monotonic() < end:
-            app.step([])
-            time.sleep(0.02)
+        wait_review(app, screen)
         assert screen.state == "done", screen.message
         assert viewer.review_result is screen.review
-        _click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
+        click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
         assert app.top is viewer
         app.step([])
         assert viewer.marks == rm.step_marks(screen.review, viewer.last_step)
@@ -223,7 +184,7 @@ def test_cached_review_prefers_default_settings_and_skips_damage(tmp_path):
 
 def test_marks_in_chinese(tmp_path, monkeypatch):
     path, rid, rv = _record(tmp_path)
-    app = _app(tmp_path, monkeypatch, (800, 480), lang="zh")
+    app = review_app(tmp_path, monkeypatch, lang="zh")
     try:
         app.open_replay(rid)
         viewer = app.top

@@ -3,26 +3,16 @@ the cache with the record (real SQLite file, real subprocess)."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from ai_plugins.review import Review, review, settings_key
 from engine import replay as R
-from game.career import Recorder, Store
+from game.career import Store
 from game.career.reviews import review_record
-from tests.review_hands import play_hand, replay_text, worst_trump
+from tests.review_hands import play_hand, record_hand, replay_text, review_cli, worst_trump
 
-ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = 6
-
-
-class FakeTable:
-    def __init__(self, game):
-        self.game, self.names = game, ("human", "basic", "basic", "basic")
 
 
 @pytest.fixture(scope="module")
@@ -70,29 +60,23 @@ def test_bad_seat_and_samples_are_refused(bad_trump_hand):
 
 def test_cache_with_the_record_and_cli_json(tmp_path, bad_trump_hand):
     path = tmp_path / "hongwu.db"
+    rid = record_hand(path, bad_trump_hand)
     store = Store.open(path)
-    store.create_profile("Ann")
-    Recorder(store, "Ann").hand_finished(FakeTable(bad_trump_hand))
-    (rid,) = store.record_ids(store.profile("Ann").id)
     rv, cached = review_record(store, rid, samples=SAMPLES)
     assert not cached
     assert store.cached_review(rid, settings_key(0, SAMPLES, 0)) is not None
     again, cached = review_record(store, rid, samples=SAMPLES)
     assert cached and again == rv
     store.close()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), HONGWU_DATA_DIR=str(tmp_path))
-    cmd = [sys.executable, "-m", "game", "review", str(rid), "--json", "--samples", str(SAMPLES)]
-    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    out = review_cli(tmp_path, str(rid), "--json", "--samples", str(SAMPLES))
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["cached"] is True and Review.from_dict(d) == rv
     # a replay file, other settings: computed, same shape
     f = tmp_path / "hand.jsonl"
     f.write_text(replay_text(bad_trump_hand, 0), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "game", "review", str(f), "--samples", "3"], cwd=ROOT,
-                         env=env, capture_output=True, text=True, timeout=300)
+    out = review_cli(tmp_path, str(f), "--samples", "3")
     assert out.returncode == 0, out.stderr
     assert "trump" in out.stdout and "total loss" in out.stdout
-    bad = subprocess.run([sys.executable, "-m", "game", "review", "999"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=60)
+    bad = review_cli(tmp_path, "999", timeout=60)
     assert bad.returncode == 2 and "999" in bad.stderr

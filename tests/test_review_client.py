@@ -2,62 +2,37 @@
 progress bar -> the review screen (real pygame events, SDL dummy, a real SQLite store)."""
 from __future__ import annotations
 
-import io
-import time
-
 import pytest
 
 pygame = pytest.importorskip("pygame")
 
-from game.app import App, Options  # noqa: E402
-from game.career import Recorder, Store  # noqa: E402
+from game.app import DEFAULT_SIZE  # noqa: E402
 from game.scenes.review_screen import ReviewScreen  # noqa: E402
+from tests.review_app import click, play_to_settlement, recorded_table, review_app, wait_review  # noqa: E402
+from tests.review_hands import play_hand, record_hand, replay_text  # noqa: E402
+
+SEATS = ["human", "basic", "basic", "basic"]
 
 
-def _click(app, pos):
-    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos),
-              pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos)])
-
-
-def _settled_app(tmp_path, size=(800, 480)):
-    store = Store.open(tmp_path / "hongwu.db")
-    store.create_profile("Ann")
-    rec = Recorder(store, "Ann")
-    app = App(Options(seats=["human", "basic", "basic", "basic"], seed=5, speed="instant", audio=False,
-                      save_settings=False, max_frames=50000, user_plugins=False, out=io.StringIO(), recorder=rec,
-                      lang="en", size=size))
-    app.scene.toggle_auto(True)
-    for _ in range(20000):
-        app.step([])
-        if app.scene.show_settlement:
-            break
+def _settled_app(tmp_path, monkeypatch):
+    """A recorded 红五 table at its settlement: ``(app, store, recorder)``."""
+    app, store, rec = recorded_table(tmp_path, monkeypatch, SEATS)
     assert app.scene.show_settlement and rec.last is not None
-    app.step([])
     return app, store, rec
 
 
-def _wait(app, screen, state, limit_s=600):
-    end = time.monotonic() + limit_s  # a bound, not a timing: the review's own work
-    seen = []
-    while screen.state == "running" and time.monotonic() < end:
-        app.step([])
-        seen.append(screen.progress)
-        time.sleep(0.02)
-    return seen
-
-
-def test_review_button_progress_then_ranked_screen_and_cache(tmp_path):
-    app, store, rec = _settled_app(tmp_path)
+def test_review_button_progress_then_ranked_screen_and_cache(tmp_path, monkeypatch):
+    app, store, rec = _settled_app(tmp_path, monkeypatch)
     try:
         review = next(b for b in app.scene.buttons if b.key == "review")
         assert review.rect.h >= 40
-        _click(app, review.rect.center)
+        click(app, review.rect.center)
         screen = app.top
         assert isinstance(screen, ReviewScreen) and screen.state == "running"
         assert screen._proc is not None and screen._proc.is_alive()  # a background process
         total = screen.progress[1]
         assert total > 0
-        seen = _wait(app, screen, "done")
+        seen = wait_review(app, screen)
         assert screen.state == "done", screen.message
         assert any(0 < d < t for d, t in seen) or len(seen) < 3  # the bar moved (unless very fast)
         rv = screen.review
@@ -72,11 +47,11 @@ def test_review_button_progress_then_ranked_screen_and_cache(tmp_path):
             col = tuple(win.get_at(r.move(3, 3).topleft))[:3]
             assert (col != (40, 70, 55)) == (t in screen.marks)
         back = next(b for b in screen.buttons if b.key == "back")
-        _click(app, back.rect.center)
+        click(app, back.rect.center)
         assert app.top is not screen
         # the second time comes from the store at once
         review = next(b for b in app.scene.buttons if b.key == "review")
-        _click(app, review.rect.center)
+        click(app, review.rect.center)
         again = app.top
         assert isinstance(again, ReviewScreen) and again.state == "done" and again.cached
         assert again.review == rv
@@ -85,16 +60,10 @@ def test_review_button_progress_then_ranked_screen_and_cache(tmp_path):
         store.close()
 
 
-def test_no_review_button_without_a_record(tmp_path):
-    app = App(Options(seats=["human", "basic", "basic", "basic"], seed=5, speed="instant", audio=False,
-                      save_settings=False, max_frames=50000, user_plugins=False, out=io.StringIO(), lang="en"))
+def test_no_review_button_without_a_record(tmp_path, monkeypatch):
+    app = review_app(tmp_path, monkeypatch, DEFAULT_SIZE, seats=SEATS, seed=5, max_frames=50000)
     try:
-        app.scene.toggle_auto(True)
-        for _ in range(20000):
-            app.step([])
-            if app.scene.show_settlement:
-                break
-        app.step([])
+        play_to_settlement(app)
         keys = {b.key for b in app.scene.buttons}
         assert "next" in keys and "review" not in keys
     finally:
@@ -114,7 +83,7 @@ def test_review_screen_and_xray_in_chinese(tmp_path, monkeypatch):
         seen.append(str(text))
         return real(text, size, color, bold)
 
-    app, store, rec = _settled_app(tmp_path)
+    app, store, rec = _settled_app(tmp_path, monkeypatch)
     try:
         app.set_language("zh")
         app.scene.invalidate()
@@ -126,9 +95,9 @@ def test_review_screen_and_xray_in_chinese(tmp_path, monkeypatch):
         app.set_xray(True)
         app.step([])
         review = next(b for b in app.scene.buttons if b.key == "review")
-        _click(app, review.rect.center)
+        click(app, review.rect.center)
         screen = app.top
-        _wait(app, screen, "done")
+        wait_review(app, screen)
         assert screen.state == "done"
         app.step([])
         screen.invalidate()
@@ -144,18 +113,16 @@ def test_review_screen_and_xray_in_chinese(tmp_path, monkeypatch):
     assert not bad, bad
 
 
-def test_review_screen_from_a_replay_without_a_record(tmp_path):
+def test_review_screen_from_a_replay_without_a_record(tmp_path, monkeypatch):
     """What a replay viewer's Review button opens: a parsed replay, reviewed, not cached."""
     from engine import replay as R
-    from tests.review_hands import play_hand, replay_text
 
     g = play_hand(5)
-    app = App(Options(menu=True, lang="en", speed="instant", audio=False, save_settings=False,
-                      user_plugins=False, out=io.StringIO(), size=(800, 480)))
+    app = review_app(tmp_path, monkeypatch)
     try:
         screen = ReviewScreen(app, replay=R.parse(replay_text(g, 0)), samples=3)
         app.push_screen(screen)
-        _wait(app, screen, "done")
+        wait_review(app, screen)
         assert screen.state == "done" and not screen.cached and screen.review.seat == 0
         app.step([])
     finally:
@@ -165,21 +132,8 @@ def test_review_screen_from_a_replay_without_a_record(tmp_path):
 def test_replay_viewer_review_button_opens_the_cached_review(tmp_path, monkeypatch):
     """The replay viewer of a record has a Review button; it opens the review of that record
     (computed in the background the first time, from the cache afterwards)."""
-    monkeypatch.setenv("HONGWU_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("HONGWU_CONFIG_DIR", str(tmp_path))
-    from tests.review_hands import play_hand
-
-    class FakeTable:
-        def __init__(self, game):
-            self.game, self.names = game, ("human", "basic", "basic", "basic")
-
-    store = Store.open(tmp_path / "hongwu.db")
-    store.create_profile("Ann")
-    Recorder(store, "Ann").hand_finished(FakeTable(play_hand(5)))
-    (rid,) = store.record_ids(store.profile("Ann").id)
-    store.close()
-    app = App(Options(menu=True, lang="en", speed="instant", audio=False, save_settings=False,
-                      user_plugins=False, out=io.StringIO(), size=(800, 480)))
+    rid = record_hand(tmp_path / "hongwu.db", play_hand(5))
+    app = review_app(tmp_path, monkeypatch)
     try:
         app.open_replay(rid)
         viewer = app.top
@@ -187,15 +141,15 @@ def test_replay_viewer_review_button_opens_the_cached_review(tmp_path, monkeypat
         b = next(b for b in viewer.buttons if b.key == "review")
         assert b.rect.h >= 40 and app.window.get_rect().contains(b.rect)
         assert viewer.slider.w >= 40
-        _click(app, b.rect.center)
+        click(app, b.rect.center)
         screen = app.top
         assert isinstance(screen, ReviewScreen) and screen.record_id == rid and screen.state == "running"
-        _wait(app, screen, "done")
+        wait_review(app, screen)
         assert screen.state == "done" and not screen.cached
-        _click(app, next(x for x in screen.buttons if x.key == "back").rect.center)
+        click(app, next(x for x in screen.buttons if x.key == "back").rect.center)
         assert app.top is viewer
         app.step([])
-        _click(app, next(x for x in viewer.buttons if x.key == "review").rect.center)
+        click(app, next(x for x in viewer.buttons if x.key == "review").rect.center)
         assert app.top.state == "done" and app.top.cached
     finally:
         app.close()

@@ -5,13 +5,7 @@ tmp_path), and the 找朋友 replay viewer and settlement showing it (real pygam
 dummy). Hands are real: seeded 找朋友 deals played by ``basic`` on every seat."""
 from __future__ import annotations
 
-import io
 import json
-import os
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
@@ -24,11 +18,10 @@ from engine import replay as R
 from engine import replay_zpy as Z
 from engine.state import Bury, Play
 from engine.zhaopengyou import CallFriend, Declare, Pass, ZPhase
-from game.career import Recorder, Store
+from game.career import Store
 from game.career.reviews import cached_review, review_record
-from tests.review_hands import play_zpy_hand, worst_zpy_bury
+from tests.review_hands import play_zpy_hand, record_zpy, review_cli, worst_zpy_bury
 
-ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = 3
 SEED = 14  # seat 0 deals this hand (basic on every seat): its call and bury are reviewed too
 NAMES = ["Ann", "basic", "basic", "basic", "basic"]
@@ -43,13 +36,6 @@ def hand():
 
 def _replay(h):
     return R.parse(Z.dumps(h, seat=0, seats=NAMES))
-
-
-def _record(path, h) -> int:
-    """``h`` recorded for profile Ann at seat 0 in the store at ``path``; returns its id."""
-    with Store.open(path) as store:
-        store.create_profile("Ann")
-        return Recorder(store, "Ann").record_zpy_hand(h, NAMES, "m1").record_id
 
 
 def test_calls_buries_and_plays_are_reviewed_in_levels_reproducibly(hand):
@@ -127,7 +113,7 @@ def test_bad_seat_samples_and_game_are_refused(hand):
 
 def test_cache_and_cli_on_a_zpy_record(tmp_path, hand):
     path = tmp_path / "hongwu.db"
-    rid = _record(path, hand)
+    rid = record_zpy(path, hand, NAMES)
     with Store.open(path) as store:
         assert store.record(rid).ruleset == "zhaopengyou"
         assert cached_review(store, rid) is None
@@ -137,62 +123,30 @@ def test_cache_and_cli_on_a_zpy_record(tmp_path, hand):
         again, cached = review_record(store, rid, samples=SAMPLES)
         assert cached and again == rv
         assert cached_review(store, rid) == rv
-    env = dict(os.environ, PYTHONPATH=str(ROOT), HONGWU_DATA_DIR=str(tmp_path))
-
-    def hongwu(*args):
-        return subprocess.run([sys.executable, "-m", "game", "review", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=300)
-
-    out = hongwu(str(rid), "--json", "--samples", str(SAMPLES))
+    out = review_cli(tmp_path, str(rid), "--json", "--samples", str(SAMPLES))
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["cached"] is True and d["game"] == "zhaopengyou" and d["unit"] == "levels"
     assert Review.from_dict(d) == rv
-    out = hongwu(str(rid), "--samples", str(SAMPLES))
+    out = review_cli(tmp_path, str(rid), "--samples", str(SAMPLES))
     assert out.returncode == 0, out.stderr
     assert "(cached)" in out.stdout and "total loss" in out.stdout and "levels" in out.stdout
     assert "call" in out.stdout and "bury" in out.stdout
     # a replay file, another seat and sample count: computed, not cached
     f = tmp_path / "hand.jsonl"
     f.write_text(Z.dumps(hand, seat=0, seats=NAMES), encoding="utf-8")
-    out = hongwu(str(f), "--seat", "2", "--samples", "2", "--json")
+    out = review_cli(tmp_path, str(f), "--seat", "2", "--samples", "2", "--json")
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     assert d["cached"] is False and d["seat"] == 2 and {x["kind"] for x in d["decisions"]} <= {"call", "bury", "play"}
-    bad = hongwu(str(f), "--seat", "5")
+    bad = review_cli(tmp_path, str(f), "--seat", "5")
     assert bad.returncode == 2 and "seat" in bad.stderr
 
 
 # --- the client ------------------------------------------------------------------------------
 pygame = pytest.importorskip("pygame")
 
-
-def _app(tmp_path, monkeypatch, size=(800, 480), lang="en", **kw):
-    from game.app import App, Options
-
-    monkeypatch.setenv("HONGWU_DATA_DIR", str(tmp_path))
-    monkeypatch.setenv("HONGWU_CONFIG_DIR", str(tmp_path))
-    return App(Options(menu=not kw, lang=lang, speed="instant", audio=False, save_settings=False,
-                       user_plugins=False, out=io.StringIO(), size=size, **kw))
-
-
-def _click(app, pos, touch=False):
-    app.step([pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos, touch=touch),
-              pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=pos, touch=touch)])
-
-
-def _key(app, key, mod=0):
-    app.step([pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0)])
-
-
-def _wait(app, screen, limit_s=600):
-    end = time.monotonic() + limit_s  # a bound on the background work, not a timing
-    seen = []
-    while screen.state == "running" and time.monotonic() < end:
-        app.step([])
-        seen.append(screen.progress)
-        time.sleep(0.02)
-    return seen
+from tests.review_app import click, press_key, recorded_table, review_app, wait_review  # noqa: E402
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
@@ -200,13 +154,13 @@ def test_zpy_viewer_shows_the_cached_reviews_marks(tmp_path, monkeypatch, hand, 
     from game.scenes import replay_marks as rm
     from game.scenes.replay_zpy_view import ZpyReplayScreen
 
-    rid = _record(tmp_path / "hongwu.db", hand)
+    rid = record_zpy(tmp_path / "hongwu.db", hand, NAMES)
     with Store.open(tmp_path / "hongwu.db") as store:
         rv, _ = review_record(store, rid, samples=SAMPLES)
     games = []
     real_gain = rm.gain_text
     monkeypatch.setattr(rm, "gain_text", lambda d, game="hongwu": games.append(game) or real_gain(d, game))
-    app = _app(tmp_path, monkeypatch, size)
+    app = review_app(tmp_path, monkeypatch, size)
     try:
         app.open_replay(rid)
         viewer = app.top
@@ -226,7 +180,7 @@ def test_zpy_viewer_shows_the_cached_reviews_marks(tmp_path, monkeypatch, hand, 
         assert jump.rect.h >= 40 and screen.contains(jump.rect) and not jump.rect.colliderect(viewer.slider)
         targets = [k for k in rm.jump_targets(viewer.marks) if k > 0]
         assert targets, "the seeded hand has a marked play"
-        _click(app, jump.rect.center)
+        click(app, jump.rect.center)
         assert viewer.step == targets[0]
         app.step([])
         for key in ("badge", "trick_badge", "compare", "compare_chosen", "compare_best", "compare_gain"):
@@ -237,7 +191,7 @@ def test_zpy_viewer_shows_the_cached_reviews_marks(tmp_path, monkeypatch, hand, 
         assert rm.gain_text(d, "zhaopengyou").startswith(f"+{d.loss:.1f} levels")
         assert "catchers' card points" in rm.gain_text(d, "zhaopengyou")
         if len(targets) > 1:
-            _key(app, pygame.K_n)
+            press_key(app, pygame.K_n)
             assert viewer.step == targets[1]
         if 0 in viewer.marks:  # the call or the bury: text and cards in the band at step 0
             viewer.go(0)
@@ -251,18 +205,18 @@ def test_zpy_viewer_review_button_computes_caches_and_marks(tmp_path, monkeypatc
     from game.scenes import replay_marks as rm
     from game.scenes.review_screen import ReviewScreen
 
-    rid = _record(tmp_path / "hongwu.db", hand)
-    app = _app(tmp_path, monkeypatch)
+    rid = record_zpy(tmp_path / "hongwu.db", hand, NAMES)
+    app = review_app(tmp_path, monkeypatch)
     try:
         app.open_replay(rid)
         viewer = app.top
         app.step([])
         assert viewer.marks == {} and viewer.review_result is None
-        _click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
+        click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
         screen = app.top
         assert isinstance(screen, ReviewScreen) and screen.record_id == rid and screen.state == "running"
         assert screen._proc is not None and screen.progress[1] == decision_points(viewer.replay, 0)
-        seen = _wait(app, screen)
+        seen = wait_review(app, screen)
         assert screen.state == "done", screen.message
         assert any(0 < dn < t for dn, t in seen) or len(seen) < 3  # the bar moved (unless very fast)
         assert screen.review.game == "zhaopengyou" and viewer.review_result is screen.review
@@ -284,13 +238,13 @@ def test_zpy_viewer_review_button_computes_caches_and_marks(tmp_path, monkeypatc
         assert all(app.window.get_rect().contains(r) for r in wide.values())
         assert not any(a.colliderect(b) for i, a in enumerate(wide.values()) for b in list(wide.values())[i + 1:])
         screen.review = real
-        _click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
+        click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
         assert app.top is viewer
         app.step([])
         assert viewer.marks == rm.step_marks(screen.review, viewer.last_step)
         with Store.open(tmp_path / "hongwu.db") as store:
             assert cached_review(store, rid) == screen.review
-        _click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
+        click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
         assert app.top.state == "done" and app.top.cached and app.top.review == screen.review
     finally:
         app.close()
@@ -301,33 +255,23 @@ def test_zpy_settlement_review_button(tmp_path, monkeypatch):
     in the background with its progress, cached with the record."""
     from game.scenes.review_screen import ReviewScreen
 
-    store = Store.open(tmp_path / "hongwu.db")
-    store.create_profile("Ann")
-    rec = Recorder(store, "Ann")
-    app = _app(tmp_path, monkeypatch, seats=["human"] + ["basic"] * 4, ruleset="zhaopengyou", seed=5,
-               max_frames=50000, recorder=rec)
+    app, store, rec = recorded_table(tmp_path, monkeypatch, ["human"] + ["basic"] * 4, ruleset="zhaopengyou")
     try:
-        app.scene.toggle_auto(True)
-        for _ in range(20000):
-            app.step([])
-            if app.scene.show_settlement:
-                break
         assert app.scene.show_settlement and rec.last_zpy is not None
-        app.step([])
         review = next(b for b in app.scene.buttons if b.key == "review")
         nxt = next(b for b in app.scene.buttons if b.key == "next")
         assert review.rect.h >= 40 and not review.rect.colliderect(nxt.rect)
         assert app.scene.layout.overlay.contains(review.rect)
-        _click(app, review.rect.center)
+        click(app, review.rect.center)
         screen = app.top
         assert isinstance(screen, ReviewScreen) and screen.state == "running"
         assert screen.record_id == rec.last_zpy.record_id and screen.progress[1] > 0
-        _wait(app, screen)
+        wait_review(app, screen)
         assert screen.state == "done", screen.message
         assert screen.review.game == "zhaopengyou" and len(screen.review.decisions) == screen.progress[1]
         app.step([])
-        _click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
-        _click(app, next(b for b in app.scene.buttons if b.key == "review").rect.center)
+        click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
+        click(app, next(b for b in app.scene.buttons if b.key == "review").rect.center)
         again = app.top
         assert isinstance(again, ReviewScreen) and again.cached and again.review == screen.review
     finally:
@@ -340,7 +284,7 @@ def test_zpy_review_texts_in_chinese(tmp_path, monkeypatch, hand):
     from game.scenes import replay_marks as rm
     from game.scenes.review_screen import SUMMARIES
 
-    app = _app(tmp_path, monkeypatch, lang="zh")
+    app = review_app(tmp_path, monkeypatch, lang="zh")
     try:
         assert "级" in _(SUMMARIES["levels"]) and "级" in _(rm.GAIN_TEXTS["levels"])
         assert "闲家" in _(rm.POINTS_TEXTS["catchers"]) and _(rm.KIND_LABELS["call"]) == "叫朋友"
@@ -357,11 +301,11 @@ def test_review_screen_of_a_zpy_replay_file(tmp_path, monkeypatch, hand):
 
     rp = _replay(hand)
     assert R.parse(replay_text(rp)).actions == rp.actions  # the text the background process gets
-    app = _app(tmp_path, monkeypatch)
+    app = review_app(tmp_path, monkeypatch)
     try:
         screen = ReviewScreen(app, replay=rp, samples=2)
         app.push_screen(screen)
-        _wait(app, screen)
+        wait_review(app, screen)
         assert screen.state == "done", screen.message
         assert not screen.cached and screen.review.game == "zhaopengyou" and screen.review.seat == 0
         assert screen.review == review(rp, 0, 2)  # the same numbers as in this process
