@@ -15,6 +15,7 @@ import pygame
 
 from game.app import App, Options
 from game.career import Recorder, Store
+from game.scenes import replay_marks as rm
 from tests.review_hands import PROFILE
 
 #: the window size of the review tests unless one asks for another (the smallest supported)
@@ -42,6 +43,43 @@ def click(app: App, pos: tuple[int, int], touch: bool = False) -> None:
 def press_key(app: App, k: int, mod: int = 0) -> None:
     """One frame with a KEYDOWN of ``k`` under modifiers ``mod`` (pygame.KMOD_*)."""
     app.step([pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode="", scancode=0)])
+
+
+def button_of(owner: Any, key: str) -> Any:
+    """The button ``key`` of a scene or screen ``owner`` (AssertionError if it has none)."""
+    for b in owner.buttons:
+        if b.key == key:
+            return b
+    raise AssertionError(f"no button {key!r}; have {[b.key for b in owner.buttons]}")
+
+
+def press(app: App, owner: Any, key: str, touch: bool = False) -> None:
+    """:func:`click` the centre of ``owner``'s button ``key``."""
+    click(app, button_of(owner, key).rect.center, touch)
+
+
+def open_viewer(app: App, record_id: int) -> Any:
+    """Open the replay viewer of the career record ``record_id`` as the app does, draw one
+    frame; returns the viewer."""
+    app.open_replay(record_id)
+    viewer = app.top
+    app.step([])
+    return viewer
+
+
+def check_marks_drawn(app: App, viewer: Any) -> Any:
+    """Assert what a replay viewer with review marks draws, at any size and for either game: a
+    dot over each marked step's tick in the mark's colour (but where the slider's knob covers
+    it), and the next-costly jump button big enough to tap, inside the window, off the slider.
+    Returns that button."""
+    win = app.window
+    assert set(viewer.mark_dots) == set(viewer.marks)
+    for k, p in viewer.mark_dots.items():
+        if k != viewer.step:  # the knob covers its own step
+            assert tuple(win.get_at(p))[:3] == rm.mark_color(viewer.marks[k])
+    jump = button_of(viewer, "next_costly")
+    assert jump.rect.h >= 40 and win.get_rect().contains(jump.rect) and not jump.rect.colliderect(viewer.slider)
+    return jump
 
 
 def wait_review(app: App, screen: Any, limit_s: float = 600) -> list[tuple[int, int]]:

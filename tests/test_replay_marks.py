@@ -11,7 +11,8 @@ from game.career import Store  # noqa: E402
 from game.career.reviews import cached_review, review_record  # noqa: E402
 from game.scenes import replay_marks as rm  # noqa: E402
 from game.scenes.replay_view import ReplayScreen  # noqa: E402
-from tests.review_app import click, press_key, review_app, wait_review  # noqa: E402
+from tests.review_app import button_of, check_marks_drawn, click, open_viewer, press, press_key  # noqa: E402
+from tests.review_app import review_app, wait_review  # noqa: E402
 from tests.review_hands import play_hand, record_hand  # noqa: E402
 
 
@@ -56,14 +57,9 @@ def test_viewer_marks_badges_comparison_and_jumps(tmp_path, monkeypatch, size):
         app.step([])
         win = app.window
         screen = win.get_rect()
-        # a dot over each marked step's tick, in the mark's colour
-        assert set(viewer.mark_dots) == set(viewer.marks)
-        for k, p in viewer.mark_dots.items():
-            if k != viewer.step:  # the knob covers its own step
-                assert tuple(win.get_at(p))[:3] == rm.mark_color(viewer.marks[k])
-        # the jump button, big enough to tap, inside the window, not over the slider
-        jump = next(b for b in viewer.buttons if b.key == "next_costly")
-        assert jump.rect.h >= 40 and screen.contains(jump.rect) and not jump.rect.colliderect(viewer.slider)
+        # a dot over each marked step's tick in the mark's colour; the jump button, big enough
+        # to tap, inside the window, not over the slider
+        jump = check_marks_drawn(app, viewer)
         targets = rm.jump_targets(viewer.marks)
         first = targets[0] if targets[0] > 0 else (targets[1] if len(targets) > 1 else None)
         if targets[0] == 0:  # step 0 is where we are: the first jump goes past it
@@ -100,13 +96,13 @@ def test_viewer_marks_badges_comparison_and_jumps(tmp_path, monkeypatch, size):
         # touch: a tap on the jump button
         viewer.go(0)
         app.step([])
-        jump = next(b for b in viewer.buttons if b.key == "next_costly")
+        jump = button_of(viewer, "next_costly")
         click(app, jump.rect.center, touch=True)
         assert viewer.step == first
         # past the last costly decision the button is disabled and N does nothing
         viewer.go(targets[-1])
         app.step([])
-        jump = next(b for b in viewer.buttons if b.key == "next_costly")
+        jump = button_of(viewer, "next_costly")
         assert not jump.enabled
         press_key(app, pygame.K_n)
         assert viewer.step == targets[-1]
@@ -126,9 +122,7 @@ def test_no_marks_without_a_cached_review(tmp_path, monkeypatch):
         assert cached_review(store, rid) is None
     app = review_app(tmp_path, monkeypatch)
     try:
-        app.open_replay(rid)
-        viewer = app.top
-        app.step([])
+        viewer = open_viewer(app, rid)
         assert viewer.marks == {} and viewer.review_result is None and viewer.mark_dots == {}
         assert not any(b.key == "next_costly" for b in viewer.buttons)
         assert any(b.key == "review" for b in viewer.buttons)
@@ -146,16 +140,14 @@ def test_review_button_result_marks_the_viewer(tmp_path, monkeypatch):
     rid = record_hand(tmp_path / "hongwu.db", play_hand(5))
     app = review_app(tmp_path, monkeypatch)
     try:
-        app.open_replay(rid)
-        viewer = app.top
-        app.step([])
-        click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
+        viewer = open_viewer(app, rid)
+        press(app, viewer, "review")
         screen = app.top
         assert isinstance(screen, ReviewScreen)
         wait_review(app, screen)
         assert screen.state == "done", screen.message
         assert viewer.review_result is screen.review
-        click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
+        press(app, screen, "back")
         assert app.top is viewer
         app.step([])
         assert viewer.marks == rm.step_marks(screen.review, viewer.last_step)
@@ -186,9 +178,7 @@ def test_marks_in_chinese(tmp_path, monkeypatch):
     path, rid, rv = _record(tmp_path)
     app = review_app(tmp_path, monkeypatch, lang="zh")
     try:
-        app.open_replay(rid)
-        viewer = app.top
-        app.step([])
+        open_viewer(app, rid)
         from game.i18n import _
 
         assert _("You:") != "You:" and _("better:") != "better:"

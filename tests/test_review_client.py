@@ -8,7 +8,8 @@ pygame = pytest.importorskip("pygame")
 
 from game.app import DEFAULT_SIZE  # noqa: E402
 from game.scenes.review_screen import ReviewScreen  # noqa: E402
-from tests.review_app import click, play_to_settlement, recorded_table, review_app, wait_review  # noqa: E402
+from tests.review_app import button_of, click, open_viewer, play_to_settlement, press  # noqa: E402
+from tests.review_app import recorded_table, review_app, wait_review  # noqa: E402
 from tests.review_hands import play_hand, record_hand, replay_text  # noqa: E402
 
 SEATS = ["human", "basic", "basic", "basic"]
@@ -24,7 +25,7 @@ def _settled_app(tmp_path, monkeypatch):
 def test_review_button_progress_then_ranked_screen_and_cache(tmp_path, monkeypatch):
     app, store, rec = _settled_app(tmp_path, monkeypatch)
     try:
-        review = next(b for b in app.scene.buttons if b.key == "review")
+        review = button_of(app.scene, "review")
         assert review.rect.h >= 40
         click(app, review.rect.center)
         screen = app.top
@@ -46,11 +47,11 @@ def test_review_button_progress_then_ranked_screen_and_cache(tmp_path, monkeypat
         for t, r in strip.items():  # marked tricks are drawn in the mark colours
             col = tuple(win.get_at(r.move(3, 3).topleft))[:3]
             assert (col != (40, 70, 55)) == (t in screen.marks)
-        back = next(b for b in screen.buttons if b.key == "back")
+        back = button_of(screen, "back")
         click(app, back.rect.center)
         assert app.top is not screen
         # the second time comes from the store at once
-        review = next(b for b in app.scene.buttons if b.key == "review")
+        review = button_of(app.scene, "review")
         click(app, review.rect.center)
         again = app.top
         assert isinstance(again, ReviewScreen) and again.state == "done" and again.cached
@@ -94,7 +95,7 @@ def test_review_screen_and_xray_in_chinese(tmp_path, monkeypatch):
         table_only = set(seen)  # what the table draws without X-ray (checked by test_zh_everywhere)
         app.set_xray(True)
         app.step([])
-        review = next(b for b in app.scene.buttons if b.key == "review")
+        review = button_of(app.scene, "review")
         click(app, review.rect.center)
         screen = app.top
         wait_review(app, screen)
@@ -135,10 +136,8 @@ def test_replay_viewer_review_button_opens_the_cached_review(tmp_path, monkeypat
     rid = record_hand(tmp_path / "hongwu.db", play_hand(5))
     app = review_app(tmp_path, monkeypatch)
     try:
-        app.open_replay(rid)
-        viewer = app.top
-        app.step([])
-        b = next(b for b in viewer.buttons if b.key == "review")
+        viewer = open_viewer(app, rid)
+        b = button_of(viewer, "review")
         assert b.rect.h >= 40 and app.window.get_rect().contains(b.rect)
         assert viewer.slider.w >= 40
         click(app, b.rect.center)
@@ -146,10 +145,10 @@ def test_replay_viewer_review_button_opens_the_cached_review(tmp_path, monkeypat
         assert isinstance(screen, ReviewScreen) and screen.record_id == rid and screen.state == "running"
         wait_review(app, screen)
         assert screen.state == "done" and not screen.cached
-        click(app, next(x for x in screen.buttons if x.key == "back").rect.center)
+        press(app, screen, "back")
         assert app.top is viewer
         app.step([])
-        click(app, next(x for x in viewer.buttons if x.key == "review").rect.center)
+        press(app, viewer, "review")
         assert app.top.state == "done" and app.top.cached
     finally:
         app.close()

@@ -146,7 +146,8 @@ def test_cache_and_cli_on_a_zpy_record(tmp_path, hand):
 # --- the client ------------------------------------------------------------------------------
 pygame = pytest.importorskip("pygame")
 
-from tests.review_app import click, press_key, recorded_table, review_app, wait_review  # noqa: E402
+from tests.review_app import button_of, check_marks_drawn, click, open_viewer, press, press_key  # noqa: E402
+from tests.review_app import recorded_table, review_app, wait_review  # noqa: E402
 
 
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)])
@@ -170,14 +171,8 @@ def test_zpy_viewer_shows_the_cached_reviews_marks(tmp_path, monkeypatch, hand, 
         early = [d for d in rv.decisions if d.kind in ("call", "bury") and d.loss > 0]
         assert (0 in viewer.marks) == bool(early)
         app.step([])
-        win, screen = app.window, app.window.get_rect()
         assert any(b.key == "review" for b in viewer.buttons)
-        assert set(viewer.mark_dots) == set(viewer.marks)
-        for k, p in viewer.mark_dots.items():
-            if k != viewer.step:  # the knob covers its own step
-                assert tuple(win.get_at(p))[:3] == rm.mark_color(viewer.marks[k])
-        jump = next(b for b in viewer.buttons if b.key == "next_costly")
-        assert jump.rect.h >= 40 and screen.contains(jump.rect) and not jump.rect.colliderect(viewer.slider)
+        jump = check_marks_drawn(app, viewer)
         targets = [k for k in rm.jump_targets(viewer.marks) if k > 0]
         assert targets, "the seeded hand has a marked play"
         click(app, jump.rect.center)
@@ -208,11 +203,9 @@ def test_zpy_viewer_review_button_computes_caches_and_marks(tmp_path, monkeypatc
     rid = record_zpy(tmp_path / "hongwu.db", hand, NAMES)
     app = review_app(tmp_path, monkeypatch)
     try:
-        app.open_replay(rid)
-        viewer = app.top
-        app.step([])
+        viewer = open_viewer(app, rid)
         assert viewer.marks == {} and viewer.review_result is None
-        click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
+        press(app, viewer, "review")
         screen = app.top
         assert isinstance(screen, ReviewScreen) and screen.record_id == rid and screen.state == "running"
         assert screen._proc is not None and screen.progress[1] == decision_points(viewer.replay, 0)
@@ -238,13 +231,13 @@ def test_zpy_viewer_review_button_computes_caches_and_marks(tmp_path, monkeypatc
         assert all(app.window.get_rect().contains(r) for r in wide.values())
         assert not any(a.colliderect(b) for i, a in enumerate(wide.values()) for b in list(wide.values())[i + 1:])
         screen.review = real
-        click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
+        press(app, screen, "back")
         assert app.top is viewer
         app.step([])
         assert viewer.marks == rm.step_marks(screen.review, viewer.last_step)
         with Store.open(tmp_path / "hongwu.db") as store:
             assert cached_review(store, rid) == screen.review
-        click(app, next(b for b in viewer.buttons if b.key == "review").rect.center)
+        press(app, viewer, "review")
         assert app.top.state == "done" and app.top.cached and app.top.review == screen.review
     finally:
         app.close()
@@ -258,8 +251,8 @@ def test_zpy_settlement_review_button(tmp_path, monkeypatch):
     app, store, rec = recorded_table(tmp_path, monkeypatch, ["human"] + ["basic"] * 4, ruleset="zhaopengyou")
     try:
         assert app.scene.show_settlement and rec.last_zpy is not None
-        review = next(b for b in app.scene.buttons if b.key == "review")
-        nxt = next(b for b in app.scene.buttons if b.key == "next")
+        review = button_of(app.scene, "review")
+        nxt = button_of(app.scene, "next")
         assert review.rect.h >= 40 and not review.rect.colliderect(nxt.rect)
         assert app.scene.layout.overlay.contains(review.rect)
         click(app, review.rect.center)
@@ -270,8 +263,8 @@ def test_zpy_settlement_review_button(tmp_path, monkeypatch):
         assert screen.state == "done", screen.message
         assert screen.review.game == "zhaopengyou" and len(screen.review.decisions) == screen.progress[1]
         app.step([])
-        click(app, next(b for b in screen.buttons if b.key == "back").rect.center)
-        click(app, next(b for b in app.scene.buttons if b.key == "review").rect.center)
+        press(app, screen, "back")
+        press(app, app.scene, "review")
         again = app.top
         assert isinstance(again, ReviewScreen) and again.cached and again.review == screen.review
     finally:
