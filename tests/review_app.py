@@ -18,7 +18,7 @@ from game.career import Recorder, Store
 from game.scenes import replay_marks as rm
 from tests.review_hands import PROFILE
 
-#: the window size of the review tests unless one asks for another (the smallest supported)
+#: the window size of the review tests unless one asks for another
 SIZE = (800, 480)
 
 
