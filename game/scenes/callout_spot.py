@@ -6,7 +6,7 @@ whole path — every place it takes while rising, clamped to the window — keep
 plate (its own seat's too: the bubble should not hide whose it is) and the points panel when
 one of a few candidate spots near the seat allows it; among those, the spot that covers the
 least of the other fixed panels (toolbar, info box, helper buttons, card counter, prompt,
-action bar), of the hand and of other seats' card backs wins; with none clear, the spot with the least
+action bar), of the hand, the trick area and other seats' card backs wins; with none clear, the spot with the least
 overlap. tests/test_callout_spots.py checks every window from 800×480 up, four and five seats.
 """
 from __future__ import annotations
@@ -36,10 +36,10 @@ def hard_obstacles(lay: Any) -> list[pygame.Rect]:
 
 
 def soft_obstacles(lay: Any, pos: int) -> list[pygame.Rect]:
-    """What a bubble keeps off second (least covered wins): the other fixed panels, the hand
-    and the other seats' card backs (position ``pos`` is the bubble's seat)."""
+    """What a bubble keeps off second (least covered wins): the other fixed panels, the hand,
+    the trick area and the other seats' card backs (position ``pos`` is the bubble's seat)."""
     out = [lay.toolbar, lay.info_rect, lay.tools_rect, lay.counter_rect, lay.action_bar, lay.message_rect,
-           lay.hand_area]
+           lay.hand_area, lay.trick_area]
     return out + [lay.backs[p] for p in lay.positions if p != pos and lay.backs[p].w]
 
 
