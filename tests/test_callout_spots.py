@@ -1,9 +1,10 @@
 """Call-out bubbles (points won, bids, the trump, 找朋友 declarations and calls) keep off every
 name plate — their own seat's too — and the points panel, all the way up their rise, at
 every window size from 800×480 up, four seats (红五) and five (找朋友), in English and
-Chinese (game/scenes/callout_spot.py). 972×540 is the window the client opens on a 1024×600
-screen (it shrinks a window to fit the desktop): there a top seat's "+50" used to be clamped
-to the window's top edge right over that seat's name."""
+Chinese (game/scenes/callout_spot.py). 972×540 is the window the software renderer opened on a
+1024×600 Xvfb screen (the client shrinks a window to fit the desktop): there, as at every
+size, a top seat's "+50" used to rise from the middle of its plate and be clamped to the
+window's top edge right over that seat's name."""
 from __future__ import annotations
 
 import io
