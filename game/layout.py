@@ -259,8 +259,10 @@ class Layout:
         return max(0.33 * card_w, index_metrics(card_w)[0])
 
     # -- hand ------------------------------------------------------------------------------------
-    def hand_rects(self, n: int) -> list[pygame.Rect]:
-        """Rects of ``n`` hand cards in display order (unraised), centred in ``hand_area``.
+    def hand_rects(self, n: int, span: tuple[int, int] | None = None) -> list[pygame.Rect]:
+        """Rects of ``n`` hand cards in display order (unraised), centred in ``hand_area`` (or
+        in its part between x = ``span[0]`` and ``span[1]`` px, e.g. an observer's view of the
+        bottom seat's card backs beside an X-ray panel, :func:`game.scenes.xray.backs_span`).
 
         A single row is fanned: card ``i`` is lifted by up to ``arc_px`` along a parabola, so
         the middle of the hand sits highest.  With ``two_rows`` and too many cards for one row, the first ceil(n/2) cards form the back
@@ -269,16 +271,17 @@ class Layout:
         """
         if n <= 0:
             return []
+        left, right = span if span is not None else (self.hand_area.x, self.hand_area.right)
+        avail = max(self.card_w, right - left)
         rows = [n]
-        if self.two_rows and (self.hand_area.w - self.card_w) / max(1, n - 1) < self._min_step(self.card_w):
+        if self.two_rows and (avail - self.card_w) / max(1, n - 1) < self._min_step(self.card_w):
             rows = [math.ceil(n / 2), n // 2]
         rects: list[pygame.Rect] = []
-        avail = self.hand_area.w
         base_y = self.hand_area.y + self.raise_px + self.arc_px
         for r, count in enumerate(rows):
             spacing = min(self.card_w * 0.62, (avail - self.card_w) / max(1, count - 1)) if count > 1 else 0
             total = self.card_w + spacing * (count - 1)
-            x0 = self.hand_area.x + (avail - total) / 2
+            x0 = left + (avail - total) / 2
             y = base_y + r * self.row_offset
             if len(rows) == 1 and self.two_rows:
                 y = base_y + self.row_offset

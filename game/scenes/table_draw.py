@@ -114,7 +114,9 @@ class TableDraw:
                 comps.append((lay.backs[pos], lambda s, seat=seat: self._draw_backs(s, seat)))
         comps.append((self.trick_region(), self._draw_trick_area))
         comps.append((lay.message_rect, self._draw_message))
-        comps.append((lay.hand_area, self._draw_hand))
+        # watching: the bottom seat's card backs keep clear of its X-ray panel (xray.backs_span)
+        bottom = next((rect for seat, rect, _c in xr if self.pos_of(seat) == BOTTOM), None)
+        comps.append((lay.hand_area, lambda s, p=bottom: self._draw_hand(s, p)))
         for seat, rect, cands in xr:
             comps.append((rect, lambda s, r=rect, c=cands, t=v.to_act == seat: xray.draw_panel_for(s, lay, r, c, t)))
         return comps
@@ -187,13 +189,17 @@ class TableDraw:
 
         hud.draw_counter(surf, self.layout, card_counter(self.view))
 
-    def _draw_hand(self, surf: pygame.Surface) -> None:
+    def _draw_hand(self, surf: pygame.Surface, panel: pygame.Rect | None = None) -> None:
+        """The local hand; for an observer the bottom seat's card backs instead, beside that
+        seat's X-ray ``panel`` when there is one (:func:`game.scenes.xray.backs_span`)."""
         lay = self.layout
         v = self.view
         if v.seat is None:  # observer: the bottom seat's backs in the hand area
+            from game.scenes.xray import backs_span
+
             count = self._deal_count(0)
             count = v.hand_sizes[0] if count is None else count
-            rects = lay.hand_rects(count)
+            rects = lay.hand_rects(count, backs_span(lay, panel))
             back = self.renderer.back(lay.card_w, lay.card_h)
             for r in rects[: min(len(rects), 40)]:
                 surf.blit(back, r)

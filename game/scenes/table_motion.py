@@ -17,6 +17,7 @@ from game.i18n import _
 from game.layout import BOTTOM
 from game.scenes import hud
 from game.scenes.animation import Burst, Callout, Delay, Flight, Tween, ease_in
+from game.scenes.callout_spot import callout_spot
 from game.scenes.table_model import INFO, RUFF_RED, THROW_NOTICE_S
 from game.text import SUIT_NAMES, cards_label, seat_name, suit_label
 from game.widgets import ACCENT, ERROR, TEXT
@@ -172,7 +173,9 @@ class TableMotion:
 
     # -- animation builders ---------------------------------------------------------------------------
     def _callout(self, kind: str, seat: int, text: str, now: float, icon: str | None = None) -> None:
-        """A speech bubble at ``seat``'s place on the table (bids, trump, points won)."""
+        """A speech bubble at ``seat``'s place on the table (bids, trump, points won), placed
+        clear of the name plates and the points panel where it can be
+        (:func:`game.scenes.callout_spot.callout_spot`)."""
         self.callouts.append((kind, seat, text))
         if self.factor <= 0:
             return
@@ -182,14 +185,13 @@ class TableMotion:
         ic = hud.suit_badge(icon, round(size * 1.1)) if icon else None
         img = hud.bubble(text, size, ACCENT if kind == "trump" else TEXT, icon=ic)
         if kind == "points":
-            center = lay.plates[pos].center
             rise = round(lay.plate_h * 0.9)
         elif kind == "trump":
-            center = lay.trick_area.center
             rise = round(lay.font_size * 1.2)
         else:
-            center = lay.trick_centers[pos]
             rise = round(lay.font_size * 0.8)
+        # beside the seat, clear of every name plate and the points panel (game.scenes.callout_spot)
+        center, rise = callout_spot(lay, kind, pos, img.get_size(), rise)
         dur = (1.6 if kind in ("trump", "dealer") else 1.2) * max(0.6, self.factor)
         for a in self.timeline.find("callout"):
             if a.key[2] == seat and (a.key[1] == kind or kind == "dealer"):

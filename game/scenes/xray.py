@@ -60,7 +60,7 @@ def obstacles(lay: Any, own_pos: int) -> list[pygame.Rect]:
     line, the action bar and the hand. Its own seat's card backs may be covered (they are
     then not drawn; the plate still shows the card count); so may the hand area for the
     bottom seat, which only has a panel for an observer (the hand area then shows that
-    seat's card backs)."""
+    seat's card backs beside the panel, never under it: :func:`backs_span`)."""
     out = [lay.trick_area, lay.info_rect, lay.toolbar, lay.scores_rect, lay.tools_rect, lay.counter_rect,
            lay.message_rect, lay.action_bar]
     if own_pos != BOTTOM:
@@ -186,6 +186,18 @@ def panels(lay: Any, view: Any, table: Any) -> list[tuple[int, pygame.Rect, tupl
     shown = {seat: rs for seat, rs in sorted(reasoning_by_seat(table).items()) if seat != view.seat}
     placed = place_panels(lay, me, {seat: len(rs) for seat, rs in shown.items()})
     return [(seat, placed[seat][0], shown[seat][:placed[seat][1]]) for seat in shown]
+
+
+def backs_span(lay: Any, panel: pygame.Rect | None) -> tuple[int, int] | None:
+    """The ``(left, right)`` x span (px) of the hand area an observer's view of the bottom
+    seat's card backs keeps to (``Layout.hand_rects(n, span)``) so that none lies under that
+    seat's X-ray ``panel`` (in the hand area's left corner, :func:`_slots`): right of the
+    panel with a small gap; None (the whole hand area) without a panel or with one outside
+    the hand area."""
+    if panel is None or not panel.colliderect(lay.hand_area):
+        return None
+    g = max(2, lay.margin // 4)
+    return min(panel.right + g, lay.hand_area.right - lay.card_w), lay.hand_area.right
 
 
 def covers_backs(lay: Any, rect: pygame.Rect, pos: int) -> bool:
