@@ -38,7 +38,7 @@ from engine.state import Bid, Bury, ChooseTrump, Play
 from .base import AISettings
 from .builtin.expert import MAX_CANDIDATES, ExpertAI
 
-REVIEW_VERSION = 4
+REVIEW_VERSION = 3
 """Bumped when the method changes (part of the cache key)."""
 
 DEFAULT_SAMPLES = 16

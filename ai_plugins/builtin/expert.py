@@ -62,7 +62,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.3"
+VERSION = "1.2"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
