@@ -7,6 +7,7 @@ always come from :mod:`engine.tricks`.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -136,3 +137,46 @@ class Knowledge:
         for s in seats:
             miss *= 1.0 - self.p_beats(s, lead_suitx, play_suitx, value, group, length)
         return 1.0 - miss
+
+
+def copy_caps(view: Any) -> list[dict[int, int]]:
+    """What the seat of ``view`` has learned about the *structure* of the others' hands.
+
+    Returns, per seat, ``{effective suit index: most copies of one card the seat can still
+    hold in that suit}`` (1: no pair left, 2: no triple left; a suit absent from the dict is
+    unconstrained). Derived from the follows seen so far (``view.tricks`` and
+    ``view.current_trick``) with the structure rules of RULES.md §8: a follower who played
+    only cards of the led suit owes the lead as many pairs (triples) as it can give, up to
+    the lead's number, so giving fewer proves it has no more. With two decks, fewer pairs than
+    the lead's pairs: no pair left. With three decks, fewer triples than the lead's triples:
+    no triple left; fewer units of two or more identical cards than the lead's: no pair left.
+    A follower that did not follow the suit fully is void in it (:class:`Knowledge`), which
+    says more. Cards only leave a hand during play, so a constraint holds to the end of the
+    hand. ``view`` must be a play-phase ``PlayerView`` with ``ctx`` set.
+    """
+    sx = view.ctx.SUITX
+    caps: list[dict[int, int]] = [{} for _ in range(len(view.hand_sizes))]
+    tricks = [t.plays for t in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    for plays in tricks:
+        lead = plays[0][1]
+        counts = Counter(lead)
+        groups = sum(1 for k in counts.values() if k >= 2)
+        if not groups:
+            continue
+        triples = sum(1 for k in counts.values() if k >= 3)
+        lsx = sx[lead[0]]
+        for s, cards in plays[1:]:
+            in_suit = [c for c in cards if sx[c] == lsx]
+            if len(in_suit) < len(lead):
+                continue  # a void: Knowledge.voids has it
+            got = Counter(in_suit)
+            cap = caps[s].get(lsx, 99)
+            if triples and sum(1 for k in got.values() if k >= 3) < triples:
+                cap = min(cap, 2)
+            if sum(1 for k in got.values() if k >= 2) < groups:
+                cap = 1
+            if cap < 99:
+                caps[s][lsx] = cap
+    return caps

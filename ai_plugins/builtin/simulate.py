@@ -20,7 +20,7 @@ from engine.scoring import band_multiplier
 from engine.state import Bury, ChooseTrump, Game, Phase, Play
 from engine.tricks import PlayOptions, trick_winner
 
-from .knowledge import RED_FIVE_ID, Knowledge, same_side
+from .knowledge import RED_FIVE_ID, Knowledge, copy_caps, same_side
 
 MAX_FOLLOW_CANDIDATES = 24
 """Legal follows the rollout policy looks at (the generator is lazy)."""
@@ -48,19 +48,24 @@ were buried with two decks, against 19 for a uniform deal)."""
 
 def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
                  forbidden: dict[Any, set[int]], ctx: TrumpContext | None,
-                 bias: Any = None) -> dict[Any, list[int]] | None:
+                 bias: Any = None, caps: dict[Any, dict[int, int]] | None = None
+                 ) -> dict[Any, list[int]] | None:
     """Deal ``cards`` into the holders of ``capacity`` (exact counts), never giving a holder a
-    card of an effective suit in ``forbidden[holder]``; None if that failed. ``bias(holder,
-    card)``, when given, multiplies a holder's chance of getting the card (a prior on where
-    cards lie; the counts stay exact)."""
+    card of an effective suit in ``forbidden[holder]``, nor more copies of one card of suit x
+    than ``caps[holder][x]`` (:func:`.knowledge.copy_caps`: a seat that showed it has no pair
+    left there gets at most one copy); None if that failed. ``bias(holder, card)``, when
+    given, multiplies a holder's chance of getting the card (a prior on where cards lie; the
+    counts stay exact)."""
     rng.shuffle(cards)
     if ctx is not None:  # the most constrained cards first
         cards.sort(key=lambda c: -sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())))
     left = dict(capacity)
     out: dict[Any, list[int]] = {h: [] for h in capacity}
+    caps = {h: cap for h, cap in (caps or {}).items() if cap and h in capacity} if ctx is not None else {}
     for c in cards:
         holders = [h for h, k in left.items() if k > 0 and
-                   (ctx is None or ctx.SUITX[c] not in forbidden.get(h, ()))]
+                   (ctx is None or ctx.SUITX[c] not in forbidden.get(h, ())) and
+                   (h not in caps or out[h].count(c) < caps[h].get(ctx.SUITX[c], 99))]
         if not holders:
             return None
         if bias is None:
@@ -73,7 +78,8 @@ def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
     return out
 
 
-def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = False) -> Game:
+def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = False,
+                 structure: bool = False) -> Game:
     """A :class:`Game` in the play phase equal to ``view``'s position, hidden cards sampled.
 
     Other seats get exactly ``view.hand_sizes`` cards each; for a defender the buried cards are
@@ -81,8 +87,10 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = F
     (after ``tries`` failures they are ignored). With ``prior``, a defender's samples lean
     the way real deals do: hidden trumps go to the dealer :data:`DEALER_TRUMP_WEIGHT` times
     as often as to a defender, and seldom to the kitty, which also gets few point cards
-    (:data:`KITTY_TRUMP_WEIGHT`, :data:`KITTY_POINT_WEIGHT`). Raises ValueError outside the
-    play phase.
+    (:data:`KITTY_TRUMP_WEIGHT`, :data:`KITTY_POINT_WEIGHT`). With ``structure``, a seat that
+    showed it has no pair (no triple) left in a suit by its follows gets no two (three) copies
+    of one card there (:func:`.knowledge.copy_caps`, RULES.md §8; the first half of the
+    ``tries`` only, then the voids alone). Raises ValueError outside the play phase.
     """
     if view.phase is not Phase.PLAY:
         raise ValueError("sample_world needs a play-phase view")
@@ -96,9 +104,13 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = F
     bias = None
     if prior and view.buried is None and view.dealer is not None:
         bias = _defender_prior(view)
+    caps = None
+    if structure:
+        caps = {s: cap for s, cap in enumerate(copy_caps(view)) if cap and s != me}
     dealt = None
-    for _ in range(tries):
-        dealt = _deal_hidden(rng, list(hidden), capacity, forbidden, view.ctx, bias)
+    for i in range(tries):
+        dealt = _deal_hidden(rng, list(hidden), capacity, forbidden, view.ctx, bias,
+                             caps if i < tries // 2 else None)
         if dealt is not None:
             break
     if dealt is None:
