@@ -4,7 +4,8 @@ Deals ``--positions`` 红五 hands (``--decks``), lets the ``basic`` AI bid, cho
 bury and play a few tricks (0 to 5, by seed), then times lean play-outs from those positions to
 the end of the hand (each from a fresh copy), one core. Prints, for the ``tractors`` switch off
 and on (``--tractors off|on|both``; the two take turns), the play-outs per second of each
-repeat, then their medians as ``play-outs/s <off|on>: <number>``. Run:
+repeat, the median ratio on/off of each repeat's two runs (back to back, so a busy machine
+disturbs it less), then the medians as ``play-outs/s <off|on>: <number>``. Run:
 
     python benchmarks/lean_speed.py [--decks 2|3] [--positions N] [--rounds K] [--repeats R] [--tractors both]
 """
@@ -72,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
             rates[mode].append(rate(leans, args.rounds, mode == "on"))
     for mode in modes:
         print(f"tractors {mode}: " + " ".join(f"{r:.0f}" for r in rates[mode]) + " play-outs/s")
+    if len(modes) == 2:  # each repeat's two runs were back to back: their ratio is steadier
+        ratio = statistics.median(on / off for on, off in zip(rates["on"], rates["off"]))
+        print(f"on/off (median of the repeats' ratios): {ratio:.2f}")
     for mode in modes:
         print(f"play-outs/s {mode}: {statistics.median(rates[mode]):.0f}")
     return 0

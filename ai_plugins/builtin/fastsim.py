@@ -7,12 +7,14 @@ which is about ten times cheaper, so the search sees many more sampled worlds pe
 
 What it simplifies (it is an evaluation, never a source of real moves):
 
-- it starts at a trick boundary (the search finishes the trick in progress with the engine);
+- it starts at a trick boundary or inside a trick it could have led itself (the search
+  finishes any other trick in progress with the engine);
 - the policy leads only *groups*: a single, a pair or (three decks) a triple of identical
-  cards — never a tractor or a throw; the followers then obey the suit and structure rules of
-  RULES.md §8 for such a lead (a pair must be answered by a pair of the suit when there is one;
-  a triple by a triple, else by a pair and a card), and a follow beats the winner only with the
-  same group shape in the lead suit or in trumps (§9);
+  cards — never a throw, and a tractor only with the ``tractors`` switch (below); the
+  followers then obey the suit and structure rules of RULES.md §8 for such a lead (a pair must
+  be answered by a pair of the suit when there is one; a triple by a triple, else by a pair and
+  a card), and a follow beats the winner only with the same group shape in the lead suit or in
+  trumps (§9);
 - every seat sees every hand (perfect-information play-outs, like :mod:`.simulate`).
 
 The policy (:func:`play_out_fast`): lead a group nobody on the other side can beat (most cards
@@ -23,6 +25,28 @@ of the longest side suit. Follow: feed points to a partner whose win is safe, ta
 trick with the cheapest play the later opponents cannot beat, else play the cheapest cards; a
 red five is never thrown into a trick the other side may take. The result is settled by the
 engine (:func:`engine.scoring.settle`), so the kitty and red-five rules are the engine's.
+
+The ``tractors`` switch (argument of :func:`play_out_fast`, :func:`lean_settle` and
+:func:`fast_settle`; default :data:`TRACTORS`, off; the ``expert`` option ``tractors``) is an
+experiment whose effect on play strength has not been measured yet. When on:
+
+- a leader may also lead a whole run of two or more pairs or triples of one suit (a tractor,
+  RULES.md §6) that nobody on the other side can beat — no opponent holds a higher tractor of
+  that shape in the suit, nor, void in a side suit, a trump one; such a tractor comes before
+  any safe group, by the same key (more cards, more points, then the cheaper top);
+- a tractor lead is answered by RULES.md §8: a tractor of the same shape when the follower
+  holds one (a window of a longer run will do), else as many triples then pairs of the suit as
+  it holds up to the tractor's length, then other cards of the suit; short in the suit, all of
+  it and fillers (void in a side suit, the cheapest trump tractor that wins safely, if any).
+  The choices follow the group policy: feed points to a partner whose win is safe, else win
+  with the cheapest safe tractor, else play the cheapest cards;
+- every trick goes to the seat the engine would give it (RULES.md §9). The group policy's
+  shortcut without the switch (a follow that beats the winner without being played to win
+  is not counted as winning) is gone, so group tricks can end differently too;
+- a trick in progress led by a tractor can be handed over (:func:`lean_lead`), which the
+  ``expert`` search then does instead of finishing that trick with the engine.
+
+The play-out calibration (``data/playout_calibration.json``) was fitted without the switch.
 """
 from __future__ import annotations
 
