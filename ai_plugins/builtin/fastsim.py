@@ -368,7 +368,8 @@ def _follow(lean: Lean, seat: int, lsx: int, g: int, wseat: int, wsx: int, wval:
 def _runs(cards: Sequence[int], g: int, seq: Sequence[int]) -> list[list[int]]:
     """Maximal runs of distinct ids holding at least ``g`` copies in ``cards`` (one effective
     suit, sorted weakest first) at consecutive natural-sequence positions (``SEQ``; cards with
-    ``SEQ`` -1 never join one; RULES.md §6), each ascending; runs of one card included."""
+    ``SEQ`` -1 never join one; RULES.md §6), each ascending; runs of one card included. For
+    红五 contexts, where each sequence position holds one id (not 找朋友's tied ranks)."""
     out: list[list[int]] = []
     cur: list[int] | None = None
     prev = -9
