@@ -13,9 +13,10 @@ samples are used for all candidates of a decision, so that they are compared on 
   the way real deals do (hidden trumps towards the dealer, few trumps and points in the kitty:
   ``sample_world(..., prior=True)``). Each candidate is played out on the lean simulator
   :mod:`.fastsim` (plain lists of card ids, about ten times cheaper than the engine; a trick
-  led by a tractor or a throw is finished by the engine first). Candidates clearly behind the
-  first are dropped after :data:`PRUNE_AFTER` samples (:func:`prune_candidates`). The search
-  overrules ``basic``'s first choice only when the paired play-outs favour another by
+  led by a tractor or a throw is finished by the engine first; the experimental option
+  ``tractors`` lets the lean play-out lead and answer tractors itself, :data:`.fastsim.TRACTORS`).
+  Candidates clearly behind the first are dropped after :data:`PRUNE_AFTER` samples
+  (:func:`prune_candidates`). The search overrules ``basic``'s first choice only when the paired play-outs favour another by
   :data:`PLAY_CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse
   than its prior by noise alone. The utility of a play-out is the expected game points allowing
   for the play-out's own error (:func:`.fastsim.calibrated_utility`: the dealer's points still
@@ -54,8 +55,8 @@ from ..hookspecs import hookimpl
 from . import expert_bid
 from .basic import BasicAI, hand_strength, keep_value
 from .fastsim import (
-    calibrated_utility, calibration_for, copy_lean, fast_settle, group_lead, lean_from_game, lean_settle,
-    settled_utility, smooth_utility,
+    TRACTORS, calibrated_utility, calibration_for, copy_lean, fast_settle, lean_from_game, lean_lead,
+    lean_settle, settled_utility, smooth_utility,
 )
 from .simulate import (
     dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
@@ -239,6 +240,10 @@ class ExpertAI:
         self.sigma = float(options.get("sigma", SIGMA))
         self.calibrate = float(options.get("calibrate", CALIBRATE))
         self.structure = bool(float(options.get("structure", STRUCTURE)))
+        self.tractors = bool(float(options.get("tractors", TRACTORS)))
+        """Whether the lean play-outs lead and answer tractors (option ``tractors``, default
+        :data:`.fastsim.TRACTORS`; experimental): then a trick led by a tractor goes to the lean
+        play-out too, only a throw is finished by the engine."""
         bonus = options.get("play_bonus")
         self.play_bonus: float | None = None if bonus is None else float(bonus)
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
@@ -365,12 +370,15 @@ class ExpertAI:
                        active: Sequence[bool] | None = None) -> list[float | None]:
         """Utility for ``me`` of each play of ``cands`` in a copy of ``world`` (None for a
         candidate not ``active``): the trick in progress is finished by the engine with
-        :func:`.simulate.rollout_action` when it is a tractor or a throw, the rest of the hand
-        by the lean play-out (:func:`.fastsim.fast_settle`)."""
+        :func:`.simulate.rollout_action` when it is a tractor (unless the option ``tractors``
+        is on) or a throw, the rest of the hand by the lean play-out
+        (:func:`.fastsim.fast_settle`)."""
         row: list[float | None] = []
         detail = []
         base = None
         sx = world.ctx.SUITX
+        ctx = world.ctx
+        tractors = self.tractors
         rs = world.ruleset
         cal = None
         if self.calibrate > 0:
@@ -382,20 +390,20 @@ class ExpertAI:
                 detail.append((float("nan"), float("nan")))
                 continue
             lead = world.current[0][1] if world.current else play
-            if group_lead(lead):  # the lean play-out takes it from here
+            if lean_lead(lead, ctx, tractors):  # the lean play-out takes it from here
                 if base is None:
                     base = lean_from_game(world)
                 lean = copy_lean(base)
                 mine = lean.suits[me]
                 for c in play:
                     mine[sx[c]].remove(c)
-                st = lean_settle(world, lean, list(world.current) + [(me, play)])
+                st = lean_settle(world, lean, list(world.current) + [(me, play)], tractors)
             else:
                 g = world.clone()
                 g.apply(Play(me, play))
                 while g.current:  # a tractor or a throw: the engine finishes the trick
                     g.apply(rollout_action(g, self.rng))
-                st = fast_settle(g)
+                st = fast_settle(g, tractors)
             row.append(self._utility(st, me, rs, cal))
             detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
         if self._detail is not None:

@@ -7,12 +7,14 @@ which is about ten times cheaper, so the search sees many more sampled worlds pe
 
 What it simplifies (it is an evaluation, never a source of real moves):
 
-- it starts at a trick boundary (the search finishes the trick in progress with the engine);
+- it starts at a trick boundary or inside a trick it could have led itself (the search
+  finishes any other trick in progress with the engine);
 - the policy leads only *groups*: a single, a pair or (three decks) a triple of identical
-  cards — never a tractor or a throw; the followers then obey the suit and structure rules of
-  RULES.md §8 for such a lead (a pair must be answered by a pair of the suit when there is one;
-  a triple by a triple, else by a pair and a card), and a follow beats the winner only with the
-  same group shape in the lead suit or in trumps (§9);
+  cards — never a throw, and a tractor only with the ``tractors`` switch (below); the
+  followers then obey the suit and structure rules of RULES.md §8 for such a lead (a pair must
+  be answered by a pair of the suit when there is one; a triple by a triple, else by a pair and
+  a card), and a follow beats the winner only with the same group shape in the lead suit or in
+  trumps (§9);
 - every seat sees every hand (perfect-information play-outs, like :mod:`.simulate`).
 
 The policy (:func:`play_out_fast`): lead a group nobody on the other side can beat (most cards
@@ -23,6 +25,28 @@ of the longest side suit. Follow: feed points to a partner whose win is safe, ta
 trick with the cheapest play the later opponents cannot beat, else play the cheapest cards; a
 red five is never thrown into a trick the other side may take. The result is settled by the
 engine (:func:`engine.scoring.settle`), so the kitty and red-five rules are the engine's.
+
+The ``tractors`` switch (argument of :func:`play_out_fast`, :func:`lean_settle` and
+:func:`fast_settle`; default :data:`TRACTORS`, off; the ``expert`` option ``tractors``) is an
+experiment whose effect on play strength has not been measured yet. When on:
+
+- a leader may also lead a whole run of two or more pairs or triples of one suit (a tractor,
+  RULES.md §6) that nobody on the other side can beat — no opponent holds a higher tractor of
+  that shape in the suit, nor, void in a side suit, a trump one; such a tractor comes before
+  any safe group, by the same key (more cards, more points, then the cheaper top);
+- a tractor lead is answered by RULES.md §8: a tractor of the same shape when the follower
+  holds one (a window of a longer run will do), else as many triples then pairs of the suit as
+  it holds up to the tractor's length, then other cards of the suit; short in the suit, all of
+  it and fillers (void in a side suit, the cheapest trump tractor that wins safely, if any).
+  The choices follow the group policy: feed points to a partner whose win is safe, else win
+  with the cheapest safe tractor, else play the cheapest cards;
+- every trick goes to the seat the engine would give it (RULES.md §9). The group policy's
+  shortcut without the switch (a follow that beats the winner without being played to win
+  is not counted as winning) is gone, so group tricks can end differently too;
+- a trick in progress led by a tractor can be handed over (:func:`lean_lead`), which the
+  ``expert`` search then does instead of finishing that trick with the engine.
+
+The play-out calibration (``data/playout_calibration.json``) was fitted without the switch.
 """
 from __future__ import annotations
 
@@ -39,6 +63,12 @@ from engine.scoring import band_multiplier, settle
 from .knowledge import RED_FIVE_ID
 
 _TRUMP = TRUMP_INDEX
+
+TRACTORS = False
+"""Default of the ``tractors`` switch of :func:`play_out_fast` (and of the ``expert`` option
+``tractors``): when on, the policy also leads tractors nobody on the other side can beat and
+the followers answer tractor leads by RULES.md §8; off, only groups are led (the numbers the
+play-out calibration was fitted on). Experimental, not yet measured in the arena."""
 
 
 class Lean:
@@ -81,11 +111,12 @@ def copy_lean(lean: Lean) -> Lean:
     return out
 
 
-def lean_settle(game: Any, lean: Lean, current: Sequence[tuple[int, Sequence[int]]]) -> Any:
+def lean_settle(game: Any, lean: Lean, current: Sequence[tuple[int, Sequence[int]]],
+                tractors: bool = TRACTORS) -> Any:
     """Finish ``lean`` (a copy of ``game``'s position, the cards of ``current`` already out of
-    the hands) with :func:`play_out_fast` and settle it with the engine's rules for ``game``
-    (its ruleset, dealer, bid, buried cards and failed throws)."""
-    points, red_fives, last = play_out_fast(lean, current)
+    the hands) with :func:`play_out_fast` (switch ``tractors``) and settle it with the
+    engine's rules for ``game`` (its ruleset, dealer, bid, buried cards and failed throws)."""
+    points, red_fives, last = play_out_fast(lean, current, tractors)
     return settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
                   game.failed_throws)
 
@@ -169,8 +200,9 @@ def _cost(c: int, sx: Sequence[int], val: Sequence[int]) -> int:
     return val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0)
 
 
-def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
-    """The policy's lead for ``seat``: ``(cards, effective suit, group size)``."""
+def _lead(lean: Lean, seat: int, tractors: bool = False) -> tuple[list[int], int, int, int]:
+    """The policy's lead for ``seat``: ``(cards, effective suit, group size, length)`` (length
+    1 for a group; with ``tractors``, a safe tractor may be led, see :func:`_tractor_lead`)."""
     ctx = lean.ctx
     sx, val = ctx.SUITX, ctx.VAL
     suits = lean.suits
@@ -207,9 +239,13 @@ def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
                 key = (g, POINTS[c] * g, -v - (30 if x == _TRUMP else 0))
                 if best_key is None or key > best_key:
                     best, best_key = (c, x, g), key
+    if tractors:
+        pick = _tractor_lead(lean, mine, opps, best_key)
+        if pick is not None:
+            return pick
     if best is not None:
         c, x, g = best
-        return [c] * g, x, g
+        return [c] * g, x, g, 1
     if not me_dealer:  # lead low into a suit where a partner beats the dealer
         dh = suits[dealer]
         partners = [s for s in range(n) if s != seat and s != dealer]
@@ -231,10 +267,10 @@ def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
                 if pick is None or key < pick[0]:
                     pick = (key, low, x)
         if pick is not None:
-            return [pick[1]], pick[2], 1
+            return [pick[1]], pick[2], 1, 1
     elif mine[_TRUMP] and len(mine[_TRUMP]) * 2 >= sum(len(suits[o][_TRUMP]) for o in opps) > 0:
         low = [c for c in mine[_TRUMP] if c != RED_FIVE_ID and not POINTS[c]] or mine[_TRUMP]
-        return [low[0]], _TRUMP, 1  # the dealer draws trumps with a low one
+        return [low[0]], _TRUMP, 1, 1  # the dealer draws trumps with a low one
     # the weakest single of the longest side suit (trumps last)
     choice, ckey = None, None
     for x in range(5):
@@ -245,7 +281,7 @@ def _lead(lean: Lean, seat: int) -> tuple[list[int], int, int]:
             key = (x == _TRUMP, -len(cards), POINTS[c], val[c], c == RED_FIVE_ID)
             if ckey is None or key < ckey:
                 choice, ckey = c, key
-    return [choice], sx[choice], 1
+    return [choice], sx[choice], 1, 1
 
 
 def _pick_cards(pool: Sequence[int], k: int, feed: bool, sx: Sequence[int], val: Sequence[int]) -> list[int]:
@@ -328,21 +364,248 @@ def _follow(lean: Lean, seat: int, lsx: int, g: int, wseat: int, wsx: int, wval:
     return _pick_cards(suit, g, feed, sx, val), False
 
 
+# -- tractors (behind the ``tractors`` switch, see :data:`TRACTORS`) ----------------------------
+def _runs(cards: Sequence[int], g: int, seq: Sequence[int]) -> list[list[int]]:
+    """Maximal runs of distinct ids holding at least ``g`` copies in ``cards`` (one effective
+    suit, sorted weakest first) at consecutive natural-sequence positions (``SEQ``; cards with
+    ``SEQ`` -1 never join one; RULES.md §6), each ascending; runs of one card included. For
+    红五 contexts, where each sequence position holds one id (not 找朋友's tied ranks)."""
+    out: list[list[int]] = []
+    cur: list[int] | None = None
+    prev = -9
+    i, n = 0, len(cards)
+    while i < n:
+        c = cards[i]
+        j = i + 1
+        while j < n and cards[j] == c:
+            j += 1
+        if j - i >= g:
+            s = seq[c]
+            if s >= 0:
+                if cur is not None and s == prev + 1:
+                    cur.append(c)
+                else:
+                    cur = [c]
+                    out.append(cur)
+                prev = s
+        i = j
+    return out
+
+
+def _windows(cards: Sequence[int], g: int, k: int, seq: Sequence[int]) -> list[list[int]]:
+    """Every tractor of ``k`` groups of ``g`` in ``cards`` (sorted weakest first) as its ``k``
+    ids ascending (any window of a longer run), weakest top first."""
+    return [run[i:i + k] for run in _runs(cards, g, seq) if len(run) >= k
+            for i in range(len(run) - k + 1)]
+
+
+def _best_top(cards: Sequence[int], g: int, k: int, seq: Sequence[int], val: Sequence[int]) -> int:
+    """The strongest top ``VAL`` of a tractor of ``k`` groups of ``g`` in ``cards`` (sorted
+    weakest first; a longer run holds one), or -1 when there is none."""
+    top = -1
+    for run in _runs(cards, g, seq):
+        if len(run) >= k and val[run[-1]] > top:
+            top = val[run[-1]]
+    return top
+
+
+def _tractor_shape(cards: Sequence[int], sx: Sequence[int], seq: Sequence[int]) -> tuple[int, int] | None:
+    """``(group size, length)`` when ``cards`` are one tractor (2 or more pairs or triples of
+    one effective suit at consecutive ``SEQ`` positions, RULES.md §6), else None."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    k = len(counts)
+    if k < 2:
+        return None
+    g = counts[cards[0]]
+    if g not in (2, 3) or any(m != g for m in counts.values()):
+        return None
+    x = sx[cards[0]]
+    if any(sx[c] != x for c in counts):
+        return None
+    pos = sorted(seq[c] for c in counts)
+    if pos[0] < 0 or pos[-1] - pos[0] != k - 1 or len(set(pos)) != k:
+        return None
+    return g, k
+
+
+def _overtakes(cards: Sequence[int], g: int, k: int, wsx: int, wval: int, sx: Sequence[int],
+               seq: Sequence[int], val: Sequence[int]) -> int:
+    """The top ``VAL`` of a follow ``cards`` when it beats the winner so far (effective suit
+    ``wsx``, strength ``wval``) of a trick led by ``k`` groups of ``g`` (RULES.md §9: the same
+    shape in the winner's suit and higher, or in trumps against a side-suit winner), else -1."""
+    c0 = cards[0]
+    x = sx[c0]
+    if x != wsx and not (x == _TRUMP and wsx != _TRUMP):
+        return -1
+    if k == 1:
+        if any(c != c0 for c in cards):
+            return -1
+        v = val[c0]
+    else:
+        if _tractor_shape(cards, sx, seq) != (g, k):
+            return -1
+        v = max(val[c] for c in cards)
+    return v if (x != wsx or v > wval) else -1
+
+
+def _beats_tractor(suits: list[list[int]], lsx: int, g: int, k: int, wsx: int, wval: int,
+                   seq: Sequence[int], val: Sequence[int]) -> bool:
+    """Whether a hand (``suits``, per effective suit) can beat a winning tractor of ``k``
+    groups of ``g`` of effective suit ``wsx`` and top ``wval`` in a trick led in ``lsx``
+    (RULES.md §8–§9: a tractor of that shape, higher in the led suit, or a trump one when void)."""
+    mine = suits[lsx]
+    if mine:
+        if wsx != lsx or len(mine) < g * k:
+            return False
+        return _best_top(mine, g, k, seq, val) > wval
+    if lsx == _TRUMP:
+        return False
+    floor = wval if wsx == _TRUMP else -1
+    return _best_top(suits[_TRUMP], g, k, seq, val) > floor
+
+
+def _tractor_bar(suits: Sequence[list[list[int]]], opps: Sequence[int], x: int, g: int, k: int,
+                 seq: Sequence[int], val: Sequence[int]) -> int:
+    """The top ``VAL`` a tractor of ``k`` groups of ``g`` led in effective suit ``x`` needs so
+    that none of ``opps`` can beat it (a tie stands); 999 when one of them ruffs it."""
+    bar = -1
+    for o in opps:
+        cards = suits[o][x]
+        if cards:
+            if len(cards) >= g * k:
+                t = _best_top(cards, g, k, seq, val)
+                if t >= 0 and t + 1 > bar:
+                    bar = t + 1
+        elif x != _TRUMP and _best_top(suits[o][_TRUMP], g, k, seq, val) >= 0:
+            return 999
+    return bar
+
+
+def _tractor_lead(lean: Lean, mine: list[list[int]], opps: Sequence[int], best_key: Any
+                  ) -> tuple[list[int], int, int, int] | None:
+    """The safe tractor ``mine`` (the leader's cards per effective suit) may lead instead of
+    the group of key ``best_key`` (None: no safe group): ``(cards, suit, group, length)`` of
+    the whole run nobody of ``opps`` can beat with the best key (cards, points, then the
+    cheapest top, as for groups), or None when none beats ``best_key``."""
+    ctx = lean.ctx
+    val, seq = ctx.VAL, ctx.SEQ
+    suits = lean.suits
+    best = None
+    for x in range(5):
+        cards = mine[x]
+        for g in (2, 3):
+            if len(cards) < 2 * g:
+                break
+            for run in _runs(cards, g, seq):
+                k = len(run)
+                if k < 2:
+                    continue
+                v = val[run[-1]]
+                if v < _tractor_bar(suits, opps, x, g, k, seq, val):
+                    continue
+                key = (g * k, g * sum(POINTS[c] for c in run), -v - (30 if x == _TRUMP else 0))
+                if best_key is None or key > best_key:
+                    best, best_key = (run, x, g, k), key
+    if best is None:
+        return None
+    run, x, g, k = best
+    return [c for c in run for _ in range(g)], x, g, k
+
+
+def _follow_tractor(lean: Lean, seat: int, lsx: int, g: int, k: int, wseat: int, wsx: int,
+                    wval: int, later: Sequence[int]) -> list[int]:
+    """The policy's follow to a tractor of ``k`` groups of ``g`` led in ``lsx`` (RULES.md §8):
+    a tractor of that shape when held (the cheapest one that wins safely, else the richest when
+    a partner's win is safe, else the cheapest); else as many triples (triple tractors) then
+    pairs as held up to ``k``, then other cards of the suit; short in the suit, all of it and
+    fillers (void in a side suit, the cheapest trump tractor that wins safely, if any)."""
+    ctx = lean.ctx
+    sx, val, seq = ctx.SUITX, ctx.VAL, ctx.SEQ
+    suits = lean.suits
+    mine = suits[seat]
+    dealer = lean.dealer
+    me_dealer = seat == dealer
+    later_opps = [s for s in later if (s == dealer) != me_dealer]
+    suit = mine[lsx]
+    ns, n = len(suit), g * k
+
+    def safe(x: int, v: int) -> bool:
+        return not any(_beats_tractor(suits[o], lsx, g, k, x, v, seq, val) for o in later_opps)
+
+    feed = (wseat == dealer) == me_dealer and safe(wsx, wval)
+    if ns < n:  # forced: all of the suit, fillers from the rest
+        if ns == 0 and lsx != _TRUMP and not feed:
+            floor = wval if wsx == _TRUMP else -1
+            for w in _windows(mine[_TRUMP], g, k, seq):
+                v = val[w[-1]]
+                if v > floor and safe(_TRUMP, v):
+                    return [c for c in w for _ in range(g)]
+        rest = [c for x in range(5) if x != lsx for c in mine[x]]
+        fill = _pick_cards([c for c in rest if c != RED_FIVE_ID] or rest, n - ns, feed, sx, val)
+        if len(fill) < n - ns:
+            fill = _pick_cards(rest, n - ns, feed, sx, val)
+        return list(suit) + fill
+    wins = _windows(suit, g, k, seq)
+    if wins:  # must play one of them
+        if not feed and wsx == lsx:
+            for w in wins:
+                v = val[w[-1]]
+                if v > wval and safe(lsx, v):
+                    return [c for c in w for _ in range(g)]
+
+        def wkey(w: list[int]) -> tuple[int, int]:
+            return (sum(POINTS[c] for c in w), sum(_cost(c, sx, val) for c in w))
+        if feed:
+            w = max(wins, key=lambda w: (wkey(w)[0], -wkey(w)[1]))
+        else:
+            w = min(wins, key=wkey)
+        return [c for c in w for _ in range(g)]
+
+    def key(c: int) -> tuple[int, int]:
+        return (-POINTS[c] if feed else POINTS[c], _cost(c, sx, val))
+    rest = list(suit)
+    out: list[int] = []
+    need = k
+    for size in ((3, 2) if g == 3 else (2,)):
+        for c in sorted(_groups(rest, size), key=key)[:need]:
+            for _ in range(size):
+                rest.remove(c)
+            out += [c] * size
+            need -= 1
+    pool = [c for c in rest if c != RED_FIVE_ID]
+    if len(pool) < n - len(out):
+        pool = rest
+    return out + _pick_cards(pool, n - len(out), feed, sx, val)
+
+
+def lean_lead(cards: Sequence[int], ctx: TrumpContext, tractors: bool = False) -> bool:
+    """Whether the lean play-out can answer a lead of ``cards``: a :func:`group_lead`, or with
+    ``tractors`` a tractor (RULES.md §6); never a throw."""
+    return group_lead(cards) or (tractors and _tractor_shape(cards, ctx.SUITX, ctx.SEQ) is not None)
+
+
 def group_lead(cards: Sequence[int]) -> bool:
     """Whether a lead is one the lean play-out can answer: 1 to 3 identical cards."""
     return 0 < len(cards) <= 3 and all(c == cards[0] for c in cards)
 
 
-def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = ()
+def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = (),
+                  tractors: bool = TRACTORS, trace: list | None = None
                   ) -> tuple[list[int], list[tuple[int, int]], int]:
     """Play ``lean`` to the end with the policy of the module docstring (mutates it).
 
     ``current``: the plays already made in the trick in progress, ``(seat, cards)`` from its
-    leader on, whose lead must be a :func:`group_lead` (those cards are already out of the
-    hands; ``lean.leader`` is that trick's leader). Returns ``(points per seat, red-five
-    captures, winner of the last trick)``."""
+    leader on, whose lead must be a :func:`lean_lead` for ``tractors`` (those cards are already
+    out of the hands; ``lean.leader`` is that trick's leader). ``tractors`` (default
+    :data:`TRACTORS`): tractors may be led and are answered by RULES.md §8, and every trick's
+    winner is the engine's (RULES.md §9). ``trace``, when a list, receives per trick
+    ``(plays, winner)``: ``plays`` the ``(seat, cards)`` from the leader on. Returns
+    ``(points per seat, red-five captures, winner of the last trick)``. Raises ValueError when
+    the lead of ``current`` is neither a group nor (with ``tractors``) a tractor."""
     ctx = lean.ctx
-    sx, val = ctx.SUITX, ctx.VAL
+    sx, val, seq = ctx.SUITX, ctx.VAL, ctx.SEQ
     suits = lean.suits
     n = lean.n
     dealer = lean.dealer
@@ -356,26 +619,46 @@ def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = ()
             plays = [(s, list(cs)) for s, cs in pending]
             pending = []
             cards = plays[0][1]
-            lsx, g = sx[cards[0]], len(cards)
-            wseat, wsx, wval = leader, lsx, val[cards[0]]
+            lsx, g, k = sx[cards[0]], len(cards), 1
+            if not group_lead(cards):
+                shape = _tractor_shape(cards, sx, seq) if tractors else None
+                if shape is None:
+                    raise ValueError("the lean play-out answers only group leads"
+                                     + (" and tractors" if tractors else ""))
+                g, k = shape
+            wseat, wsx, wval = leader, lsx, max(val[c] for c in cards)
             for s, cs in plays[1:]:
-                c0 = cs[0]
-                if all(c == c0 for c in cs) and (
-                        (sx[c0] == _TRUMP and wsx != _TRUMP) or (sx[c0] == wsx and val[c0] > wval)):
-                    wseat, wsx, wval = s, sx[c0], val[c0]
+                if k == 1:
+                    c0 = cs[0]
+                    if all(c == c0 for c in cs) and (
+                            (sx[c0] == _TRUMP and wsx != _TRUMP) or (sx[c0] == wsx and val[c0] > wval)):
+                        wseat, wsx, wval = s, sx[c0], val[c0]
+                else:
+                    v = _overtakes(cs, g, k, wsx, wval, sx, seq, val)
+                    if v >= 0:
+                        wseat, wsx, wval = s, sx[cs[0]], v
             table = sum(POINTS[c] for _, cs in plays for c in cs)
             removed = len(plays)
         else:
-            cards, lsx, g = _lead(lean, leader)
+            cards, lsx, g, k = _lead(lean, leader, tractors)
             plays = [(leader, cards)]
-            wseat, wsx, wval = leader, lsx, val[cards[0]]
+            wseat, wsx, wval = leader, lsx, val[cards[-1]]
             table = sum(POINTS[c] for c in cards)
             removed = 0
         order = [(leader + i) % n for i in range(len(plays), n)]
         for i, s in enumerate(order):
-            cards_s, wins = _follow(lean, s, lsx, g, wseat, wsx, wval, order[i + 1:], table)
-            if wins:
-                wseat, wsx, wval = s, sx[cards_s[0]], val[cards_s[0]]
+            if not tractors:
+                cards_s, wins = _follow(lean, s, lsx, g, wseat, wsx, wval, order[i + 1:], table)
+                if wins:
+                    wseat, wsx, wval = s, sx[cards_s[0]], val[cards_s[0]]
+            else:  # the winner as the engine judges it (RULES.md §9)
+                if k == 1:
+                    cards_s = _follow(lean, s, lsx, g, wseat, wsx, wval, order[i + 1:], table)[0]
+                else:
+                    cards_s = _follow_tractor(lean, s, lsx, g, k, wseat, wsx, wval, order[i + 1:])
+                v = _overtakes(cards_s, g, k, wsx, wval, sx, seq, val)
+                if v >= 0:
+                    wseat, wsx, wval = s, sx[cards_s[0]], v
             table += sum(POINTS[c] for c in cards_s)
             plays.append((s, cards_s))
         for j, (s, cs) in enumerate(plays):
@@ -386,19 +669,22 @@ def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = ()
                 if c == RED_FIVE_ID and (s == dealer) != (wseat == dealer):
                     red_fives.append((s, wseat))
         points[wseat] += table
+        if trace is not None:
+            trace.append(([(s, tuple(cs)) for s, cs in plays], wseat))
         leader = last = wseat
     lean.leader, lean.last = leader, last
     return points, red_fives, last
 
 
-def fast_settle(game: Any) -> Any:
+def fast_settle(game: Any, tractors: bool = TRACTORS) -> Any:
     """The :class:`engine.scoring.Settlement` of ``game`` (an engine ``Game`` in the play
-    phase at a trick boundary or inside a trick led by a :func:`group_lead`, or already
-    settled) once :func:`play_out_fast` has finished it (``game`` itself is not changed)."""
+    phase at a trick boundary or inside a trick led by a :func:`lean_lead` for ``tractors``,
+    or already settled) once :func:`play_out_fast` (switch ``tractors``) has finished it
+    (``game`` itself is not changed)."""
     st = game.settlement
     if st is None:
         lean = lean_from_game(game)
-        points, red_fives, last = play_out_fast(lean, game.current)
+        points, red_fives, last = play_out_fast(lean, game.current, tractors)
         st = settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
                     game.failed_throws)
     return st
