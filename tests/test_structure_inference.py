@@ -25,66 +25,60 @@ def _most_copies(cards, suitx, sx):
     return max(Counter(c for c in cards if sx[c] == suitx).values(), default=0)
 
 
+def _play_positions(decks, seed, ai_seed):
+    """Play one hand with ``basic`` on every seat; yield ``(game, seat, view)`` before each
+    play-phase decision after the first trick (the action is applied after the yield)."""
+    manager = AIManager((), [], user_dir=False, entry_points=False)
+    game = Game.new(hongwu(decks), seed=seed)
+    players = [make_player(manager, "basic", s, 10.0, ai_seed + s) for s in range(4)]
+    try:
+        for _ in range(2000):
+            if game.is_over:
+                return
+            seat = game.to_act
+            view = game.view(seat)
+            if game.phase is Phase.PLAY and view.tricks:
+                yield game, seat, view
+            game.apply(players[seat].act(view))
+    finally:
+        for p in players:
+            p.close()
+
+
 @pytest.mark.parametrize("decks", [2, 3])
 def test_structure_caps_are_true_and_sampled_worlds_respect_them(decks):
-    manager = AIManager((), [], user_dir=False, entry_points=False)
     caps_seen = pairless = checked = 0
     for seed in range(3):
-        game = Game.new(hongwu(decks), seed=seed)
-        players = [make_player(manager, "basic", s, 10.0, seed * 7 + s) for s in range(4)]
-        try:
-            step = 0
-            while not game.is_over:
-                seat = game.to_act
-                view = game.view(seat)
-                if game.phase is Phase.PLAY and view.tricks:
-                    sx = view.ctx.SUITX
-                    caps = copy_caps(view)
-                    assert len(caps) == len(view.hand_sizes)
-                    for other, cap in enumerate(caps):
-                        for suitx, most in cap.items():
-                            caps_seen += 1
-                            pairless += most == 1
-                            assert most in (1, 2)
-                            assert _most_copies(game.hands[other], suitx, sx) <= most
-                    step += 1
-                    if step % 6 == 0:
-                        world = sample_world(view, random.Random(step), prior=True, structure=True)
-                        for other, cap in enumerate(caps):
-                            if other == seat:
-                                continue
-                            for suitx, most in cap.items():
-                                checked += 1
-                                assert _most_copies(world.hands[other], suitx, sx) <= most
-                game.apply(players[seat].act(view))
-        finally:
-            for p in players:
-                p.close()
+        for step, (game, seat, view) in enumerate(_play_positions(decks, seed, seed * 7), 1):
+            sx = view.ctx.SUITX
+            caps = copy_caps(view)
+            assert len(caps) == len(view.hand_sizes)
+            for other, cap in enumerate(caps):
+                for suitx, most in cap.items():
+                    caps_seen += 1
+                    pairless += most == 1
+                    assert most in (1, 2)
+                    assert _most_copies(game.hands[other], suitx, sx) <= most
+            if step % 6 == 0:
+                world = sample_world(view, random.Random(step), prior=True, structure=True)
+                for other, cap in enumerate(caps):
+                    if other == seat:
+                        continue
+                    for suitx, most in cap.items():
+                        checked += 1
+                        assert _most_copies(world.hands[other], suitx, sx) <= most
     assert caps_seen > 50 and pairless > 10 and checked > 20
 
 
 def test_without_structure_the_worlds_ignore_it():
     """The option really changes the sampling: without it some worlds break a constraint."""
-    manager = AIManager((), [], user_dir=False, entry_points=False)
     broken = 0
-    game = Game.new(hongwu(2), seed=11)
-    players = [make_player(manager, "basic", s, 10.0, 77 + s) for s in range(4)]
-    try:
-        step = 0
-        while not game.is_over:
-            seat = game.to_act
-            view = game.view(seat)
-            if game.phase is Phase.PLAY and view.tricks:
-                step += 1
-                caps = copy_caps(view)
-                if step % 3 == 0 and any(caps[o] for o in range(4) if o != seat):
-                    world = sample_world(view, random.Random(step), prior=True)
-                    sx = view.ctx.SUITX
-                    broken += sum(1 for o, cap in enumerate(caps) if o != seat
-                                  for x, most in cap.items()
-                                  if _most_copies(world.hands[o], x, sx) > most)
-            game.apply(players[seat].act(view))
-    finally:
-        for p in players:
-            p.close()
+    for step, (game, seat, view) in enumerate(_play_positions(2, 11, 77), 1):
+        caps = copy_caps(view)
+        if step % 3 == 0 and any(caps[o] for o in range(len(caps)) if o != seat):
+            world = sample_world(view, random.Random(step), prior=True)
+            sx = view.ctx.SUITX
+            broken += sum(1 for o, cap in enumerate(caps) if o != seat
+                          for x, most in cap.items()
+                          if _most_copies(world.hands[o], x, sx) > most)
     assert broken > 0

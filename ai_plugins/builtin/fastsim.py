@@ -375,22 +375,16 @@ def _runs(cards: Sequence[int], g: int, seq: Sequence[int]) -> list[list[int]]:
     out: list[list[int]] = []
     cur: list[int] | None = None
     prev = -9
-    i, n = 0, len(cards)
-    while i < n:
-        c = cards[i]
-        j = i + 1
-        while j < n and cards[j] == c:
-            j += 1
-        if j - i >= g:
-            s = seq[c]
-            if s >= 0:
-                if cur is not None and s == prev + 1:
-                    cur.append(c)
-                else:
-                    cur = [c]
-                    out.append(cur)
-                prev = s
-        i = j
+    for c in _groups(cards, g):
+        s = seq[c]
+        if s < 0:
+            continue
+        if cur is not None and s == prev + 1:
+            cur.append(c)
+        else:
+            cur = [c]
+            out.append(cur)
+        prev = s
     return out
 
 
