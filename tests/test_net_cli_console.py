@@ -245,8 +245,11 @@ def hongwu_process(tmp_path: Path, *args: str):
     env = dict(os.environ, HONGWU_STATE_DIR=str(tmp_path), HONGWU_CONFIG_DIR=str(tmp_path),
                SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    # Ctrl-C acts as in a terminal even when the test run itself was started in the background
+    # (a shell's background jobs inherit SIGINT ignored, and Python then keeps it ignored)
     proc = subprocess.Popen([sys.executable, "-m", "game", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         yield proc
     finally:
