@@ -143,22 +143,29 @@ def _groups(cards: Sequence[int], g: int) -> list[int]:
     return out
 
 
-def _beats(suits: list[list[int]], lsx: int, g: int, wsx: int, wval: int, val: Sequence[int]) -> bool:
-    """Whether a hand (``suits``, per effective suit) can beat a winning group of ``g`` cards of
-    effective suit ``wsx`` and strength ``wval`` in a trick led in ``lsx``."""
+def _beats(suits: list[list[int]], lsx: int, g: int, wsx: int, wval: int, val: Sequence[int],
+           k: int = 1, seq: Sequence[int] = ()) -> bool:
+    """Whether a hand (``suits``, per effective suit) can beat a winning group of ``g`` cards
+    (with ``k`` > 1: a tractor of ``k`` such groups, ``seq`` the natural-sequence positions)
+    of effective suit ``wsx`` and strength (top) ``wval`` in a trick led in ``lsx``: the same
+    shape higher in the led suit, or in trumps when void in it (RULES.md §8–§9)."""
     mine = suits[lsx]
     if mine:
-        if wsx != lsx or len(mine) < g:
+        if wsx != lsx or len(mine) < g * k:
             return False
+        if k > 1:
+            return _best_top(mine, g, k, seq, val) > wval
         if g == 1:
             return val[mine[-1]] > wval
         return any(val[c] > wval for c in _groups(mine, g))
     if lsx == _TRUMP:
         return False
     trumps = suits[_TRUMP]
-    if len(trumps) < g:
+    if len(trumps) < g * k:
         return False
     floor = wval if wsx == _TRUMP else -1
+    if k > 1:
+        return _best_top(trumps, g, k, seq, val) > floor
     if g == 1:
         return val[trumps[-1]] > floor
     return any(val[c] > floor for c in _groups(trumps, g))
@@ -181,19 +188,24 @@ def _top_group(cards: Sequence[int], g: int, val: Sequence[int]) -> int:
     return -1
 
 
-def _bar(suits: Sequence[list[list[int]]], opps: Sequence[int], x: int, g: int, val: Sequence[int]) -> int:
-    """The ``VAL`` a group of ``g`` cards led in effective suit ``x`` needs so that none of
-    ``opps`` can beat it (a tie stands: the first played wins); 999 when one of them ruffs."""
+def _bar(suits: Sequence[list[list[int]]], opps: Sequence[int], x: int, g: int, val: Sequence[int],
+         k: int = 1, seq: Sequence[int] = ()) -> int:
+    """The ``VAL`` a group of ``g`` cards (with ``k`` > 1: the top of a tractor of ``k`` such
+    groups, ``seq`` the natural-sequence positions) led in effective suit ``x`` needs so that
+    none of ``opps`` can beat it (a tie stands: the first played wins); 999 when one of them
+    ruffs."""
     bar = -1
     for o in opps:
         cards = suits[o][x]
         if cards:
-            if len(cards) >= g:
-                t = _top_group(cards, g, val)
+            if len(cards) >= g * k:
+                t = _top_group(cards, g, val) if k == 1 else _best_top(cards, g, k, seq, val)
                 if t >= 0 and t + 1 > bar:
                     bar = t + 1
-        elif x != _TRUMP and _top_group(suits[o][_TRUMP], g, val) >= 0:
-            return 999
+        elif x != _TRUMP:
+            trumps = suits[o][_TRUMP]
+            if (_top_group(trumps, g, val) if k == 1 else _best_top(trumps, g, k, seq, val)) >= 0:
+                return 999
     return bar
 
 
@@ -446,39 +458,6 @@ def _overtakes(cards: Sequence[int], g: int, k: int, wsx: int, wval: int, sx: Se
     return v if (x != wsx or v > wval) else -1
 
 
-def _beats_tractor(suits: list[list[int]], lsx: int, g: int, k: int, wsx: int, wval: int,
-                   seq: Sequence[int], val: Sequence[int]) -> bool:
-    """Whether a hand (``suits``, per effective suit) can beat a winning tractor of ``k``
-    groups of ``g`` of effective suit ``wsx`` and top ``wval`` in a trick led in ``lsx``
-    (RULES.md §8–§9: a tractor of that shape, higher in the led suit, or a trump one when void)."""
-    mine = suits[lsx]
-    if mine:
-        if wsx != lsx or len(mine) < g * k:
-            return False
-        return _best_top(mine, g, k, seq, val) > wval
-    if lsx == _TRUMP:
-        return False
-    floor = wval if wsx == _TRUMP else -1
-    return _best_top(suits[_TRUMP], g, k, seq, val) > floor
-
-
-def _tractor_bar(suits: Sequence[list[list[int]]], opps: Sequence[int], x: int, g: int, k: int,
-                 seq: Sequence[int], val: Sequence[int]) -> int:
-    """The top ``VAL`` a tractor of ``k`` groups of ``g`` led in effective suit ``x`` needs so
-    that none of ``opps`` can beat it (a tie stands); 999 when one of them ruffs it."""
-    bar = -1
-    for o in opps:
-        cards = suits[o][x]
-        if cards:
-            if len(cards) >= g * k:
-                t = _best_top(cards, g, k, seq, val)
-                if t >= 0 and t + 1 > bar:
-                    bar = t + 1
-        elif x != _TRUMP and _best_top(suits[o][_TRUMP], g, k, seq, val) >= 0:
-            return 999
-    return bar
-
-
 def _tractor_lead(lean: Lean, mine: list[list[int]], opps: Sequence[int], best_key: Any
                   ) -> tuple[list[int], int, int, int] | None:
     """The safe tractor ``mine`` (the leader's cards per effective suit) may lead instead of
@@ -499,7 +478,7 @@ def _tractor_lead(lean: Lean, mine: list[list[int]], opps: Sequence[int], best_k
                 if k < 2:
                     continue
                 v = val[run[-1]]
-                if v < _tractor_bar(suits, opps, x, g, k, seq, val):
+                if v < _bar(suits, opps, x, g, val, k, seq):
                     continue
                 key = (g * k, g * sum(POINTS[c] for c in run), -v - (30 if x == _TRUMP else 0))
                 if best_key is None or key > best_key:
@@ -528,7 +507,7 @@ def _follow_tractor(lean: Lean, seat: int, lsx: int, g: int, k: int, wseat: int,
     ns, n = len(suit), g * k
 
     def safe(x: int, v: int) -> bool:
-        return not any(_beats_tractor(suits[o], lsx, g, k, x, v, seq, val) for o in later_opps)
+        return not any(_beats(suits[o], lsx, g, x, v, val, k, seq) for o in later_opps)
 
     feed = (wseat == dealer) == me_dealer and safe(wsx, wval)
     if ns < n:  # forced: all of the suit, fillers from the rest
