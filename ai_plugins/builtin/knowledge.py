@@ -25,6 +25,15 @@ def same_side(a: int, b: int, dealer: int | None) -> bool:
     return (a == dealer) == (b == dealer)
 
 
+def seen_tricks(view: Any) -> list[Any]:
+    """The plays of every trick the seat of ``view`` has seen, oldest first, the trick in
+    progress last when it has begun: per trick the ``(seat, cards)`` pairs from its leader on."""
+    tricks = [t.plays for t in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    return tricks
+
+
 @dataclass
 class Knowledge:
     """What one seat knows about the hidden cards during play.
@@ -59,10 +68,7 @@ class Knowledge:
             unseen[c] -= 1
         voids: list[set[int]] = [set() for _ in range(len(view.hand_sizes))]
         sx = ctx.SUITX
-        tricks = [t.plays for t in view.tricks]
-        if view.current_trick:
-            tricks.append(view.current_trick)
-        for plays in tricks:
+        for plays in seen_tricks(view):
             lead = plays[0][1]
             lsx, n = sx[lead[0]], len(lead)
             for s, cards in plays:
@@ -156,10 +162,7 @@ def copy_caps(view: Any) -> list[dict[int, int]]:
     """
     sx = view.ctx.SUITX
     caps: list[dict[int, int]] = [{} for _ in range(len(view.hand_sizes))]
-    tricks = [t.plays for t in view.tricks]
-    if view.current_trick:
-        tricks.append(view.current_trick)
-    for plays in tricks:
+    for plays in seen_tricks(view):
         lead = plays[0][1]
         counts = Counter(lead)
         groups = sum(1 for k in counts.values() if k >= 2)

@@ -104,9 +104,7 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = F
     bias = None
     if prior and view.buried is None and view.dealer is not None:
         bias = _defender_prior(view)
-    caps = None
-    if structure:
-        caps = {s: cap for s, cap in enumerate(copy_caps(view)) if cap and s != me}
+    caps = dict(enumerate(copy_caps(view))) if structure else None
     dealt = None
     for i in range(tries):
         dealt = _deal_hidden(rng, list(hidden), capacity, forbidden, view.ctx, bias,

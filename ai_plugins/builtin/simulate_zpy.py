@@ -31,6 +31,7 @@ from engine.tricks import trick_winner
 from engine.zhaopengyou import CallFriend, Pass, ZPhase, ZpyHand
 
 from . import zpy_basic
+from .knowledge import seen_tricks
 
 MAX_FOLLOW_CANDIDATES = 24
 """Legal follows the play-out policy looks at (the generator is lazy)."""
@@ -71,10 +72,7 @@ def voids(view: Any, ctx: Any) -> list[set[int]]:
     following a lead of that suit in full."""
     out: list[set[int]] = [set() for _ in range(view.players)]
     sx = ctx.SUITX
-    tricks = [t.plays for t in view.tricks]
-    if view.current_trick:
-        tricks.append(view.current_trick)
-    for plays in tricks:
+    for plays in seen_tricks(view):
         lead = plays[0][1]
         lsx, n = sx[lead[0]], len(lead)
         for s, cards in plays:
