@@ -4,10 +4,11 @@ A bubble pops up at a seat (its points won, its bid, the trump, a 找朋友 decl
 and rises a few pixels while it fades; the window edge clamps it (``Callout.bounds``). Its
 whole path — every place it takes while rising, clamped to the window — keeps off every name
 plate (its own seat's too: the bubble should not hide whose it is) and the points panel when
-one of a few candidate spots near the seat allows it; among those, the spot that covers the
-least of the other fixed panels (toolbar, info box, helper buttons, card counter, prompt,
-action bar), of the hand, the trick area and other seats' card backs wins; with none clear, the spot with the least
-overlap. tests/test_callout_spots.py checks every window from 800×480 up, four and five seats.
+one of a few candidate spots near the seat allows it; among those, one clear of the helper
+buttons too (Last trick / Hint / Auto, ``lay.tools_rect``: a bubble over them hides them for its
+whole life) when one is; among those, the spot that covers the least of the other fixed panels
+(toolbar, info box, card counter, prompt, action bar), of the hand, the trick area and other
+seats' card backs wins; with none clear, the spot with the least overlap, in that order. tests/test_callout_spots.py checks every window from 800×480 up, four and five seats.
 """
 from __future__ import annotations
 
@@ -35,10 +36,16 @@ def hard_obstacles(lay: Any) -> list[pygame.Rect]:
     return [lay.plates[p] for p in lay.positions] + [lay.scores_rect]
 
 
+def button_obstacles(lay: Any) -> list[pygame.Rect]:
+    """What a bubble keeps off second, after :func:`hard_obstacles`: the helper buttons' area
+    (``lay.tools_rect``; every Last trick / Kitty / Hint / Auto button lies inside it)."""
+    return [lay.tools_rect]
+
+
 def soft_obstacles(lay: Any, pos: int) -> list[pygame.Rect]:
-    """What a bubble keeps off second (least covered wins): the other fixed panels, the hand,
+    """What a bubble keeps off third (least covered wins): the other fixed panels, the hand,
     the trick area and the other seats' card backs (position ``pos`` is the bubble's seat)."""
-    out = [lay.toolbar, lay.info_rect, lay.tools_rect, lay.counter_rect, lay.action_bar, lay.message_rect,
+    out = [lay.toolbar, lay.info_rect, lay.counter_rect, lay.action_bar, lay.message_rect,
            lay.hand_area, lay.trick_area]
     return out + [lay.backs[p] for p in lay.positions if p != pos and lay.backs[p].w]
 
@@ -49,14 +56,16 @@ def _overlap(r: pygame.Rect, rects: list[pygame.Rect]) -> int:
 
 def best_spot(lay: Any, pos: int, size: tuple[int, int], spots: list[Spot]) -> Spot:
     """The first of ``spots`` (best first) whose path (:func:`path_rect`) meets no
-    :func:`hard_obstacles` and the least of :func:`soft_obstacles`; with none clear of the
-    first, the one overlapping them least (ties: the earlier)."""
-    hard, soft = hard_obstacles(lay), soft_obstacles(lay, pos)
+    :func:`hard_obstacles`, then no :func:`button_obstacles`, and the least of
+    :func:`soft_obstacles`; each tier decides before the next: with none clear of a tier, the
+    ones overlapping it least go on to the next (ties: the earlier spot).  So a bubble covers a
+    helper button only when every candidate clear of the plates and the points panel does."""
+    hard, buttons, soft = hard_obstacles(lay), button_obstacles(lay), soft_obstacles(lay, pos)
 
-    def cost(i_spot: tuple[int, Spot]) -> tuple[int, int, int]:
+    def cost(i_spot: tuple[int, Spot]) -> tuple[int, int, int, int]:
         i, spot = i_spot
         r = path_rect(lay, size, spot)
-        return _overlap(r, hard), _overlap(r, soft), i
+        return _overlap(r, hard), _overlap(r, buttons), _overlap(r, soft), i
 
     return min(enumerate(spots), key=cost)[1]
 
