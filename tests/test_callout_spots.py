@@ -45,10 +45,10 @@ def _check_path(lay: Layout, kind: str, pos: int, size: tuple[int, int], rise: i
     assert hit < 0, (where, kind, pos, lay.sides[pos], path, _keep_off(lay)[hit])
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("seats", [4, 5])
-def test_bubble_paths_keep_off_plates_and_the_points_panel(seats, lang):
-    """The geometry alone, at the named sizes and a sweep in between."""
+def _sweep(seats: int, lang: str):
+    """Every ``(size, layout, kind, text, seat position, bubble size, rise)`` of the size sweep
+    (named sizes and the sweep between), each bubble of :data:`BUBBLES` at each seat, the
+    language ``lang`` set meanwhile (English again afterwards)."""
     i18n.set_language(lang)
     try:
         for size in SIZES + MORE_SIZES + SWEEP:
@@ -58,9 +58,17 @@ def test_bubble_paths_keep_off_plates_and_the_points_panel(seats, lang):
                 img = hud.bubble(i18n._(text), round(lay.font_size * 1.35) if kind == "trump" else fs)
                 rise = round(lay.plate_h * 0.9) if kind == "points" else round(lay.font_size * 0.8)
                 for pos in lay.positions:
-                    _check_path(lay, kind, pos, img.get_size(), rise, (size, seats, lang, text))
+                    yield size, lay, kind, text, pos, img.get_size(), rise
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("seats", [4, 5])
+def test_bubble_paths_keep_off_plates_and_the_points_panel(seats, lang):
+    """The geometry alone, at the named sizes and a sweep in between."""
+    for size, lay, kind, text, pos, bsize, rise in _sweep(seats, lang):
+        _check_path(lay, kind, pos, bsize, rise, (size, seats, lang, text))
 
 
 def _candidates(lay: Layout, kind: str, pos: int, size: tuple[int, int], rise: int):
@@ -75,26 +83,15 @@ def test_bubble_paths_keep_off_the_helper_buttons_when_a_spot_allows(seats, lang
     """At every size of the sweep, a bubble whose candidate spots include one clear of the
     plates, the points panel and the helper buttons takes such a spot; the bottom seat's
     points bubble always has one (and so never covers Hint)."""
-    i18n.set_language(lang)
-    try:
-        for size in SIZES + MORE_SIZES + SWEEP:
-            lay = Layout(*size, max_hand=38 if seats == 5 else 33, seats=seats)
-            fs = round(lay.font_size * 1.1)
-            for kind, text in BUBBLES:
-                img = hud.bubble(i18n._(text), round(lay.font_size * 1.35) if kind == "trump" else fs)
-                rise = round(lay.plate_h * 0.9) if kind == "points" else round(lay.font_size * 0.8)
-                bsize = img.get_size()
-                for pos in lay.positions:
-                    clear = [s for s in _candidates(lay, kind, pos, bsize, rise)
-                             if path_rect(lay, bsize, s).collidelist(_keep_off(lay) + [lay.tools_rect]) < 0]
-                    if kind == "points" and pos == 0:
-                        assert clear, (size, seats, lang, text)
-                    if clear:
-                        path = path_rect(lay, bsize, callout_spot(lay, kind, pos, bsize, rise))
-                        assert not path.colliderect(lay.tools_rect), (size, seats, lang, kind, text, pos,
-                                                                      lay.sides[pos], path, lay.tools_rect)
-    finally:
-        i18n.set_language("en")
+    for size, lay, kind, text, pos, bsize, rise in _sweep(seats, lang):
+        clear = [s for s in _candidates(lay, kind, pos, bsize, rise)
+                 if path_rect(lay, bsize, s).collidelist(_keep_off(lay) + [lay.tools_rect]) < 0]
+        if kind == "points" and pos == 0:
+            assert clear, (size, seats, lang, text)
+        if clear:
+            path = path_rect(lay, bsize, callout_spot(lay, kind, pos, bsize, rise))
+            assert not path.colliderect(lay.tools_rect), (size, seats, lang, kind, text, pos,
+                                                          lay.sides[pos], path, lay.tools_rect)
 
 
 @pytest.mark.parametrize("ruleset", ["hongwu", "zhaopengyou"])
