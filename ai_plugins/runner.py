@@ -706,3 +706,27 @@ def play_hand(game: Any, players: Sequence[Any], *, max_actions: int = 10_000) -
             log.warning("seat %d: engine rejected %r: %s", seat, action, exc)
             game.apply(player.fallback_action(view, f"engine rejected the action: {exc}"))
     raise RuntimeError(f"hand did not end within {max_actions} actions")
+
+
+def basic_position(ruleset: Any, seed: int, tricks: int, max_actions: int = 2000) -> Any:
+    """A deal (``Game.new(ruleset, seed=seed)``) played by ``basic`` on every seat (a
+    :class:`SafePlayer` per seat, seat s seeded ``seed + s``) through the auction, trump and
+    bury and then ``tricks`` whole tricks (RULES.md §2–§9): the game at the first lead of trick
+    ``tricks + 1``, or over if the hand ended first. At most ``max_actions`` actions are
+    applied (a bound, never reached by a real hand). For tests and benchmarks that need real
+    positions; raises whatever the engine raises for an illegal action (none is expected)."""
+    from engine.state import Game
+
+    game = Game.new(ruleset, seed=seed)
+    players = [SafePlayer(None, "basic", s, seed=seed + s) for s in range(ruleset.players)]
+    done = 0
+    for _ in range(max_actions):
+        if game.is_over:
+            break
+        if game.phase is Phase.PLAY and not game.current:
+            if done >= tricks:
+                break
+            done += 1
+        s = game.to_act
+        game.apply(players[s].act(game.view(s)))
+    return game

@@ -20,9 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai_plugins.builtin.fastsim import copy_lean, lean_from_game, play_out_fast  # noqa: E402
-from ai_plugins.runner import SafePlayer  # noqa: E402
+from ai_plugins.runner import basic_position  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
-from engine.state import Game, Phase  # noqa: E402
 
 
 def positions(decks: int, count: int) -> list:
@@ -31,16 +30,7 @@ def positions(decks: int, count: int) -> list:
     out = []
     seed = 0
     while len(out) < count:
-        game = Game.new(hongwu(decks), seed=seed)
-        players = [SafePlayer(None, "basic", s, seed=seed + s) for s in range(game.ruleset.players)]
-        done, tricks = 0, seed % 6
-        while not game.is_over:
-            if game.phase is Phase.PLAY and not game.current:
-                if done >= tricks:
-                    break
-                done += 1
-            s = game.to_act
-            game.apply(players[s].act(game.view(s)))
+        game = basic_position(hongwu(decks), seed, seed % 6)
         if not game.is_over:
             out.append(lean_from_game(game))
         seed += 1

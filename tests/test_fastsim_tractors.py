@@ -16,7 +16,7 @@ import pytest
 from ai_plugins.base import AISettings
 from ai_plugins.builtin import fastsim
 from ai_plugins.builtin.expert import ExpertAI
-from ai_plugins.runner import SafePlayer
+from ai_plugins.runner import SafePlayer, basic_position
 from engine.cards import POINTS, make_deck
 from engine.order import context
 from engine.patterns import classify
@@ -36,19 +36,7 @@ def _basic_players(game: Game, seed: int) -> list[SafePlayer]:
 def _position(decks: int, seed: int, tricks: int) -> Game:
     """Deal ``seed`` with ``decks`` decks, played by ``basic`` up to the start of trick
     ``tricks + 1`` (or to the end of the hand)."""
-    game = Game.new(hongwu(decks), seed=seed)
-    players = _basic_players(game, seed)
-    done = 0
-    for _ in range(2000):
-        if game.is_over:
-            break
-        if game.phase is Phase.PLAY and not game.current:
-            if done >= tricks:
-                break
-            done += 1
-        s = game.to_act
-        game.apply(players[s].act(game.view(s)))
-    return game
+    return basic_position(hongwu(decks), seed, tricks)
 
 
 def _mid_tractor_trick(decks: int, seed: int) -> Game | None:
