@@ -83,3 +83,69 @@ def test_drawn_watched_table_shows_no_backs_under_the_bottom_panel(monkeypatch, 
             felt.subsurface(beside), "RGB")  # the backs are there
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("size,ruleset", [((800, 480), "hongwu"), ((800, 480), "zhaopengyou"),
+                                          ((1280, 720), "hongwu"), ((1920, 1080), "zhaopengyou")])
+def test_played_cards_never_fly_out_of_a_seats_panel(size, ruleset):
+    """A real watched table with X-ray on: every seat's played cards start their flight
+    (``_seat_origin``) clear of that seat's panel: the bottom seat's beside it in the hand
+    area, a seat whose backs the panel replaced from its plate. With X-ray off the starts are
+    the usual ones (the backs, the bottom middle)."""
+    from game.app import App, Options
+
+    seats = ["basic"] * (4 if ruleset == "hongwu" else 5)
+    app = App(Options(seats=seats, seed=5, speed="instant", audio=False, ruleset=ruleset, save_settings=False,
+                      max_frames=50000, user_plugins=False, out=io.StringIO(), lang="en", size=size))
+    try:
+        sc = app.scene
+        app.set_xray(True)
+        for _ in range(20000):
+            app.step([])
+            if sc.view.phase.value == "play" and len(xray.reasoning_by_seat(app.table)) == len(seats):
+                break
+        lay = sc.layout
+        placed = {s: r for s, r, _c in xray.panels(lay, sc.view, app.table)}
+        assert len(placed) == len(seats)
+        moved = 0
+        for seat, panel in placed.items():
+            start = sc._seat_origin(seat)
+            assert not start.colliderect(panel), (size, ruleset, seat, start, panel)
+            assert lay.screen.contains(start)
+            pos = sc.pos_of(seat)
+            usual = pygame.Rect(0, 0, lay.trick_w, lay.trick_h)
+            if pos == BOTTOM:
+                usual.midbottom = (lay.w // 2, lay.h)
+            else:
+                usual.topleft = lay.backs[pos].topleft
+            moved += start != usual
+        assert moved  # some seat's usual start was under its panel
+        app.set_xray(False)
+        for seat in placed:
+            pos = sc.pos_of(seat)
+            if pos != BOTTOM:
+                assert sc._seat_origin(seat).topleft == lay.backs[pos].topleft
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("seats", [4, 5])
+def test_flight_origins_clear_of_the_panels_at_every_size(seats):
+    """:func:`xray.flight_origin` over the size sweep: with every seat's panel placed, each
+    seat's start (the usual one, moved when under its panel) is on the screen and clear of its
+    panel; a start already clear is returned unchanged."""
+    for size in SIZES + SWEEP:
+        lay = Layout(*size, max_hand=38 if seats == 5 else 33, seats=seats)
+        placed = xray.place_panels(lay, 0, {s: xray.MAX_SHOWN for s in range(seats)})
+        for pos, (panel, _n, _h) in placed.items():
+            usual = pygame.Rect(0, 0, lay.trick_w, lay.trick_h)
+            if pos == BOTTOM:
+                usual.midbottom = (lay.w // 2, lay.h)
+            else:
+                usual.topleft = lay.backs[pos].topleft
+            start = xray.flight_origin(lay, pos, usual, panel)
+            assert not start.colliderect(panel), (size, seats, pos, start, panel)
+            assert lay.screen.contains(start), (size, seats, pos, start)
+            if not usual.colliderect(panel):
+                assert start == usual
+            assert xray.flight_origin(lay, pos, usual, None) == usual

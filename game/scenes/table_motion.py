@@ -248,9 +248,15 @@ class TableMotion:
         if pos == BOTTOM:
             r = pygame.Rect(0, 0, lay.trick_w, lay.trick_h)
             r.midbottom = (lay.w // 2, lay.h)
-            return r
-        box = lay.backs[pos]
-        return pygame.Rect(box.x, box.y, lay.trick_w, lay.trick_h)
+        else:
+            box = lay.backs[pos]
+            r = pygame.Rect(box.x, box.y, lay.trick_w, lay.trick_h)
+        if getattr(self, "xray", False):  # never out of the seat's X-ray panel (xray.flight_origin)
+            from game.scenes import xray
+
+            panel = next((rect for s, rect, _c in xray.panels(lay, self.view, self.table) if s == seat), None)
+            r = xray.flight_origin(lay, pos, r, panel)
+        return r
 
     def _fly_play(self, ev: Any, now: float) -> None:
         if self.factor <= 0 or self.pace.anim_s <= 0:

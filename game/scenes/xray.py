@@ -200,6 +200,28 @@ def backs_span(lay: Any, panel: pygame.Rect | None) -> tuple[int, int] | None:
     return min(panel.right + g, lay.hand_area.right - lay.card_w), lay.hand_area.right
 
 
+def flight_origin(lay: Any, pos: int, origin: pygame.Rect, panel: pygame.Rect | None) -> pygame.Rect:
+    """Where a card played by the seat at position ``pos`` starts its flight to the trick area
+    so that it never rises out of that seat's X-ray ``panel``: ``origin`` (the seat's usual
+    start, a card-sized rect) when it is clear of the panel; else the same rect centred on the
+    seat's plate (for the bottom seat being watched: at the usual start) and then pushed just
+    clear of the panel by the shortest move up, down, left or right that stays on the screen.
+    Returns a new rect; ``origin`` is not changed."""
+    if panel is None or not origin.colliderect(panel):
+        return origin
+    r = origin.copy()
+    if pos != BOTTOM:
+        r.center = lay.plates[pos].center
+        r = r.clamp(lay.screen)
+    if not r.colliderect(panel):
+        return r
+    g = max(2, lay.margin // 4)
+    moves = [r.move(0, panel.bottom + g - r.top), r.move(0, panel.top - g - r.bottom),
+             r.move(panel.right + g - r.left, 0), r.move(panel.left - g - r.right, 0)]
+    inside = [m for m in moves if lay.screen.contains(m)] or [m.clamp(lay.screen) for m in moves]
+    return min(inside, key=lambda m: (m.colliderect(panel), abs(m.x - r.x) + abs(m.y - r.y)))
+
+
 def covers_backs(lay: Any, rect: pygame.Rect, pos: int) -> bool:
     """True when a panel at ``rect`` covers position ``pos``'s card backs (not drawn then)."""
     b = lay.backs.get(pos)
