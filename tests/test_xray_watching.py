@@ -48,26 +48,34 @@ def test_without_a_panel_the_backs_fill_the_hand_area_as_before():
         assert lay.hand_rects(n, (lay.hand_area.x, lay.hand_area.right)) == lay.hand_rects(n)
 
 
+def _watched_app(size, ruleset, min_hand=0):
+    """A real local table of ``basic`` AIs only (four seats for 红五, five for 找朋友), watched
+    with X-ray on, stepped (at most 20,000 frames) into the play phase until every seat has
+    given its reasoning and the bottom seat still holds ``min_hand`` cards."""
+    from game.app import App, Options
+
+    seats = ["basic"] * (4 if ruleset == "hongwu" else 5)
+    app = App(Options(seats=seats, seed=5, speed="instant", audio=False, ruleset=ruleset, save_settings=False,
+                      max_frames=50000, user_plugins=False, out=io.StringIO(), lang="en", size=size))
+    app.set_xray(True)
+    for _ in range(20000):
+        app.step([])
+        v = app.scene.view
+        if (v.phase.value == "play" and v.hand_sizes[0] >= min_hand
+                and len(xray.reasoning_by_seat(app.table)) == len(seats)):
+            break
+    return app
+
+
 @pytest.mark.parametrize("size,ruleset", [((800, 480), "hongwu"), ((972, 540), "zhaopengyou"),
                                           ((1920, 1080), "hongwu")])
 def test_drawn_watched_table_shows_no_backs_under_the_bottom_panel(monkeypatch, size, ruleset):
     """A real local table of AIs only, watched with X-ray on: with the panels left undrawn,
     the static layer under the bottom seat's panel is plain felt, and that seat's backs are
     drawn beside it."""
-    from game.app import App, Options
-
-    seats = ["basic"] * (4 if ruleset == "hongwu" else 5)
-    app = App(Options(seats=seats, seed=5, speed="instant", audio=False, ruleset=ruleset, save_settings=False,
-                      max_frames=50000, user_plugins=False, out=io.StringIO(), lang="en", size=size))
+    app = _watched_app(size, ruleset, min_hand=10)
     try:
         sc = app.scene
-        app.set_xray(True)
-        for _ in range(20000):
-            app.step([])
-            v = sc.view
-            if (v.phase.value == "play" and v.hand_sizes[0] >= 10
-                    and len(xray.reasoning_by_seat(app.table)) == len(seats)):
-                break
         assert sc.view.seat is None and sc.view.phase.value == "play"
         lay = sc.layout
         (panel,) = [r for s, r, _c in xray.panels(lay, sc.view, app.table) if sc.pos_of(s) == BOTTOM]
@@ -92,21 +100,13 @@ def test_played_cards_never_fly_out_of_a_seats_panel(size, ruleset):
     (``_seat_origin``) clear of that seat's panel: the bottom seat's beside it in the hand
     area, a seat whose backs the panel replaced from its plate. With X-ray off the starts are
     the usual ones (the backs, the bottom middle)."""
-    from game.app import App, Options
-
-    seats = ["basic"] * (4 if ruleset == "hongwu" else 5)
-    app = App(Options(seats=seats, seed=5, speed="instant", audio=False, ruleset=ruleset, save_settings=False,
-                      max_frames=50000, user_plugins=False, out=io.StringIO(), lang="en", size=size))
+    app = _watched_app(size, ruleset)
+    n_seats = 4 if ruleset == "hongwu" else 5
     try:
         sc = app.scene
-        app.set_xray(True)
-        for _ in range(20000):
-            app.step([])
-            if sc.view.phase.value == "play" and len(xray.reasoning_by_seat(app.table)) == len(seats):
-                break
         lay = sc.layout
         placed = {s: r for s, r, _c in xray.panels(lay, sc.view, app.table)}
-        assert len(placed) == len(seats)
+        assert len(placed) == n_seats
         moved = 0
         for seat, panel in placed.items():
             start = sc._seat_origin(seat)
