@@ -3,6 +3,7 @@ play-out calibration, and the arena's per-deal numbers used to compare variants.
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -63,16 +64,36 @@ def test_calibration_shrinks_future_points_and_keeps_red_five_transfers():
     assert u_rf == pytest.approx(rf.game_points[0] + fastsim.SMOOTH_SLOPE * rf.dealer_final)
 
 
-def test_shipped_calibration_has_every_bin_and_flattens_early():
+@pytest.mark.parametrize("tractors", [False, True])
+def test_shipped_calibration_has_every_bin_and_flattens_early(tractors):
     for decks in (2, 3):
-        table = fastsim.load_calibration()[decks]
+        table = fastsim.load_calibration(tractors)[decks]
         assert len(table) == fastsim.BUCKETS
         early, late = table[-1], table[0]
         assert 0 < early[1] < late[1] <= 1.1  # the slope: flatter early in the hand
         assert early[2] > late[2] > 0  # the spread: wider early
-        assert fastsim.calibration_for(decks, 1.0) == early
-        assert fastsim.calibration_for(decks, 0.0) == late
-    assert fastsim.calibration_for(5, 0.5) == (0.0, 1.0, 0.0)
+        assert fastsim.calibration_for(decks, 1.0, tractors) == early
+        assert fastsim.calibration_for(decks, 0.0, tractors) == late
+    assert fastsim.calibration_for(5, 0.5, tractors) == (0.0, 1.0, 0.0)
+    # two fits of their own: the play-outs that lead tractors end differently
+    assert fastsim.load_calibration(True) != fastsim.load_calibration(False)
+
+
+def test_fit_script_writes_the_tractors_calibration(tmp_path):
+    """tools/fit_playout_calibration.py --tractors on a few deals: a table per deck count with
+    every bin, marked as fitted with the switch on (the shipped file is its 300-deal run)."""
+    spec = importlib.util.spec_from_file_location("fit_cal", ROOT / "tools" / "fit_playout_calibration.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = tmp_path / "cal.json"
+    assert mod.main(["--deals", "4", "--tractors", "--out", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    for decks in ("2", "3"):
+        assert len(data[decks]) == fastsim.BUCKETS
+        assert data["fit"][decks]["tractors"] is True and data["fit"][decks]["deals"] == 4
+    shipped = json.loads((ROOT / "ai_plugins" / "builtin" / "data" / fastsim.CALIBRATION_FILE_TRACTORS)
+                         .read_text(encoding="utf-8"))
+    assert shipped["fit"]["2"]["tractors"] is True and shipped["fit"]["2"]["deals"] == 300
 
 
 def _paired_module():
@@ -99,3 +120,67 @@ def test_arena_reports_per_deal_means_and_roles_that_add_up():
     assert diff == pytest.approx(sum(y - x for x, y in zip(a, b)) / 3) and half >= 0
     with pytest.raises(ValueError):
         mod.paired(a, b[:2])
+
+
+@pytest.mark.parametrize("tractors", [0, 1])
+def test_expert_play_search_uses_the_calibration_of_its_play_outs(monkeypatch, tractors):
+    """``expert@tractors=1`` values its play-outs with the calibration fitted on play-outs that
+    lead tractors; the default with the other one (real positions played by ``basic``)."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.runner import basic_position
+
+    asked = []
+    real = expert.calibration_for
+
+    def spy(decks, share, switch=False):
+        asked.append(switch)
+        return real(decks, share, switch)
+
+    monkeypatch.setattr(expert, "calibration_for", spy)
+    searched = 0
+    for seed in range(8):
+        g = basic_position(hongwu(2), seed, 2)
+        if g.is_over:
+            continue
+        s = g.to_act
+        ai = expert.ExpertAI(AISettings(seat=s, seed=seed, options={"samples": 2, "tractors": tractors}))
+        ai.choose_play(g.view(s), g.play_options(s))
+        searched += ai.last_reasoning is not None
+    assert searched and asked and set(asked) == {bool(tractors)}
+
+
+def test_widen_brings_in_the_next_ranked_plays_once_pruning_drops_candidates():
+    """``expert@widen=1``: after a pruning checkpoint the next plays of ``basic``'s ranking
+    join the search (their earlier samples None), so as many candidates stay active as at the
+    start; without the option the candidate list never grows."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.runner import basic_position
+
+    grown = 0
+    for seed in range(12):
+        g = basic_position(hongwu(2), seed, 1)
+        if g.is_over:
+            continue
+        s = g.to_act
+        v, opts = g.view(s), g.play_options(s)
+        for widen in (0, 1):
+            ai = expert.ExpertAI(AISettings(seat=s, seed=seed, options={"samples": 40, "widen": widen}))
+            ranked = [p for _, p in ai.basic.ranked_plays(v, opts)]
+            if len(ranked) <= ai.play_candidates + 1:
+                continue
+            cands = ranked[:ai.play_candidates]
+            extra = ranked[ai.play_candidates:] if ai.widen else []
+            rows = ai._play_rows(v, cands, extra=extra)
+            assert len(rows) == 40 and all(len(r) == len(cands) for r in rows)
+            assert cands[:ai.play_candidates] == ranked[:ai.play_candidates]
+            if not widen:
+                assert len(cands) == ai.play_candidates
+                continue
+            assert cands == ranked[:len(cands)]  # added in ranking order
+            for k in range(ai.play_candidates, len(cands)):
+                assert all(r[k] is None for r in rows[:expert.PRUNE_AFTER])  # joined at a checkpoint
+            grown += len(cands) > ai.play_candidates
+            assert 0 <= expert.pick(rows, ai.play_confidence) < len(cands)
+    assert grown >= 2

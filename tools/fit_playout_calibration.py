@@ -30,7 +30,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai_plugins.builtin.basic import auctioned  # noqa: E402
-from ai_plugins.builtin.fastsim import BUCKETS, lean_from_game, play_out_fast  # noqa: E402
+from ai_plugins.builtin.fastsim import (  # noqa: E402
+    BUCKETS, CALIBRATION_FILE_TRACTORS, lean_from_game, play_out_fast,
+)
 from engine.ruleset import hongwu  # noqa: E402
 from engine.scoring import settle  # noqa: E402
 from engine.state import Phase, Play  # noqa: E402
@@ -38,9 +40,10 @@ from engine.state import Phase, Play  # noqa: E402
 OUT = Path(__file__).resolve().parents[1] / "ai_plugins" / "builtin" / "data" / "playout_calibration.json"
 
 
-def rows_for(decks: int, deals: int, seed: int) -> list[tuple[float, int, int, int]]:
+def rows_for(decks: int, deals: int, seed: int, tractors: bool = False) -> list[tuple[float, int, int, int]]:
     """``(share of cards left, dealer points so far, play-out points, real points)`` at every
-    trick boundary of ``deals`` deals played by ``basic``."""
+    trick boundary of ``deals`` deals played by ``basic`` (the play-outs with the ``tractors``
+    switch of :func:`play_out_fast`)."""
     rs = hongwu(decks)
     rows = []
     for d in range(deals):
@@ -50,7 +53,7 @@ def rows_for(decks: int, deals: int, seed: int) -> list[tuple[float, int, int, i
         while g.phase is Phase.PLAY:
             if not g.current:
                 known = g.points_won[g.dealer]
-                pts, rf, last = play_out_fast(lean_from_game(g), [])
+                pts, rf, last = play_out_fast(lean_from_game(g), [], tractors)
                 st = settle(g.ruleset, g.dealer, g.bid, pts, g.buried, last, rf, g.failed_throws)
                 snaps.append((sum(len(h) for h in g.hands) / total, known, st.dealer_final + st.bid))
             s = g.to_act
@@ -89,13 +92,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=400, help="deals per deck count (default 400)")
     ap.add_argument("--seed", type=int, default=17, help="base seed (default 17)")
-    ap.add_argument("--out", default=str(OUT), help=f"the JSON file to write (default {OUT})")
+    ap.add_argument("--out", help=f"the JSON file to write (default {OUT}, with --tractors "
+                    f"{OUT.with_name(CALIBRATION_FILE_TRACTORS).name} beside it)")
+    ap.add_argument("--tractors", action="store_true",
+                    help="fit play-outs that lead and answer tractors (the expert's tractors=1)")
     ns = ap.parse_args(argv)
+    ns.out = ns.out or str(OUT.with_name(CALIBRATION_FILE_TRACTORS) if ns.tractors else OUT)
     out = {"buckets": BUCKETS, "fit": {}}
     for decks in (2, 3):
-        table, figures = fit(rows_for(decks, ns.deals, ns.seed))
+        table, figures = fit(rows_for(decks, ns.deals, ns.seed, ns.tractors))
         out[str(decks)] = table
         out["fit"][str(decks)] = {"deals": ns.deals, "seed": ns.seed, "buckets": figures}
+        if ns.tractors:
+            out["fit"][str(decks)]["tractors"] = True
         print(f"{decks} decks ({ns.deals} deals): bucket  a      b      sd   rows")
         for k, ((a, b, sd), f) in enumerate(zip(table, figures)):
             print(f"  {k / BUCKETS:.1f}-{(k + 1) / BUCKETS:.1f}  {a:6.1f} {b:6.3f} {sd:6.1f}  {f['rows']}")

@@ -244,6 +244,9 @@ class ExpertAI:
         """Whether the lean play-outs lead and answer tractors (option ``tractors``, default
         :data:`.fastsim.TRACTORS`; experimental): then a trick led by a tractor goes to the lean
         play-out too, only a throw is finished by the engine."""
+        self.widen = bool(float(options.get("widen", 0)))
+        """Option ``widen`` (experimental): once pruning has dropped candidates, the next plays
+        of ``basic``'s ranking take their places (:meth:`_play_rows`)."""
         bonus = options.get("play_bonus")
         self.play_bonus: float | None = None if bonus is None else float(bonus)
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
@@ -338,22 +341,28 @@ class ExpertAI:
         cands = [p for _, p in ranked[:self.play_candidates]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
-        rows = self._play_rows(view, cands)
+        extra = [p for _, p in ranked[self.play_candidates:]] if self.widen else []
+        rows = self._play_rows(view, cands, extra=extra)
         choice = pick(rows, self.play_confidence)
         self._note(cands, rows, choice)
         return cands[choice]
 
-    def _play_rows(self, view: Any, cands: Sequence[tuple[Card, ...]],
-                   prune: bool = True) -> list[list[float | None]]:
+    def _play_rows(self, view: Any, cands: list[tuple[Card, ...]],
+                   prune: bool = True, extra: Sequence[tuple[Card, ...]] = ()) -> list[list[float | None]]:
         """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``).
 
         With ``prune``, a candidate that is clearly behind ``cands[0]`` after
         :data:`PRUNE_AFTER` samples (and again each time the count doubles; see
         :func:`prune_candidates`) is no longer played out: its later entries are None, and the
-        samples go to the candidates still in the running."""
+        samples go to the candidates still in the running. Plays of ``extra`` (the option
+        ``widen``: the next plays of ``basic``'s ranking) are then appended to ``cands`` (which
+        grows) until as many candidates are active as at the start; their entries in the
+        earlier samples are None."""
         rows: list[list[float | None]] = []
         me = view.seat
         active = [True] * len(cands)
+        breadth = len(cands)
+        waiting = list(extra)
         checkpoint = [PRUNE_AFTER]
 
         def step(_: int) -> None:
@@ -362,6 +371,11 @@ class ExpertAI:
             if prune and len(rows) >= checkpoint[0]:
                 checkpoint[0] *= 2
                 prune_candidates(rows, active)
+                while waiting and sum(active) < breadth:
+                    cands.append(waiting.pop(0))
+                    active.append(True)
+                    for row in rows:
+                        row.append(None)
 
         self._cpu_loop(step)
         return rows
@@ -383,7 +397,7 @@ class ExpertAI:
         cal = None
         if self.calibrate > 0:
             share = sum(len(h) for h in world.hands) / (rs.hand_size * rs.players)
-            cal = (world.points_won[world.dealer], calibration_for(rs.decks, share))
+            cal = (world.points_won[world.dealer], calibration_for(rs.decks, share, tractors))
         for k, play in enumerate(cands):
             if active is not None and not active[k]:
                 row.append(None)
@@ -560,7 +574,7 @@ class ExpertAI:
         def late() -> bool:
             return self.samples is None and time.perf_counter() >= deadline
 
-        bury_cal = (0, calibration_for(rs.decks, 1.0)) if self.calibrate > 0 else None
+        bury_cal = (0, calibration_for(rs.decks, 1.0, self.tractors)) if self.calibrate > 0 else None
         i = 0
         while (i < self.samples) if self.samples is not None else not late():
             i += 1

@@ -48,7 +48,9 @@ not stronger than the default (paired −0.18 ± 0.39 game points a hand with tw
 - a trick in progress led by a tractor can be handed over (:func:`lean_lead`), which the
   ``expert`` search then does instead of finishing that trick with the engine.
 
-The play-out calibration (``data/playout_calibration.json``) was fitted without the switch.
+With the switch on, the search's calibrated utility uses a fit of its own
+(``data/playout_calibration_tractors.json``, ``tools/fit_playout_calibration.py --tractors``);
+screened again with it, still no gain (README "Arena results").
 """
 from __future__ import annotations
 
@@ -69,8 +71,9 @@ _TRUMP = TRUMP_INDEX
 TRACTORS = False
 """Default of the ``tractors`` switch of :func:`play_out_fast` (and of the ``expert`` option
 ``tractors``): when on, the policy also leads tractors nobody on the other side can beat and
-the followers answer tractor leads by RULES.md §8; off, only groups are led (the numbers the
-play-out calibration was fitted on). Experimental, not yet measured in the arena."""
+the followers answer tractor leads by RULES.md §8; off, only groups are led. Experimental:
+screened in the arena, not stronger (README "Arena results", "Tried: play-outs that lead
+tractors"); each setting has its own play-out calibration (:func:`load_calibration`)."""
 
 
 class Lean:
@@ -732,26 +735,33 @@ BUCKETS = 10
 CALIBRATION_FILE = "playout_calibration.json"
 """The fitted calibration, in ``ai_plugins/builtin/data/`` (package data)."""
 
+CALIBRATION_FILE_TRACTORS = "playout_calibration_tractors.json"
+"""The same fit for play-outs with the ``tractors`` switch on (``tools/fit_playout_calibration.py
+--tractors``)."""
+
 SIGMA_STEPS = 4
 """Spreads are rounded to this many card points (so few smoothed band tables are built)."""
 
 
-@lru_cache(maxsize=1)
-def load_calibration() -> dict[int, tuple[tuple[float, float, float], ...]]:
+@lru_cache(maxsize=2)
+def load_calibration(tractors: bool = False) -> dict[int, tuple[tuple[float, float, float], ...]]:
     """``{decks: ((a, b, sd) per bin of the share of cards left, bin 0 last)}``: real future
     dealer card points ≈ ``a + b *`` the lean play-out's, with residual spread ``sd``
-    (``ai_plugins/builtin/data/playout_calibration.json``, fitted by
+    (``ai_plugins/builtin/data/playout_calibration.json``, or with ``tractors`` the fit for
+    play-outs that lead and answer tractors, :data:`CALIBRATION_FILE_TRACTORS`; both written by
     ``tools/fit_playout_calibration.py``)."""
-    text = resources.files(__package__).joinpath("data", CALIBRATION_FILE).read_text(encoding="utf-8")
+    name = CALIBRATION_FILE_TRACTORS if tractors else CALIBRATION_FILE
+    text = resources.files(__package__).joinpath("data", name).read_text(encoding="utf-8")
     data = json.loads(text)
     return {int(k): tuple(tuple(float(x) for x in row) for row in v)
             for k, v in data.items() if k.isdigit()}
 
 
-def calibration_for(decks: int, share_left: float) -> tuple[float, float, float]:
-    """The ``(a, b, sd)`` of :func:`load_calibration` for ``decks`` and the share of cards
-    still in the hands (0..1); ``(0, 1, 0)`` (no change) for a deck count not fitted."""
-    table = load_calibration().get(decks)
+def calibration_for(decks: int, share_left: float, tractors: bool = False) -> tuple[float, float, float]:
+    """The ``(a, b, sd)`` of :func:`load_calibration` (switch ``tractors``) for ``decks`` and
+    the share of cards still in the hands (0..1); ``(0, 1, 0)`` (no change) for a deck count
+    not fitted."""
+    table = load_calibration(tractors).get(decks)
     if not table:
         return (0.0, 1.0, 0.0)
     k = min(len(table) - 1, max(0, math.ceil(share_left * len(table)) - 1))
