@@ -499,6 +499,8 @@ def _open_texture_window(title: str, size: tuple[int, int], fullscreen: bool,
         # the scene would be laid out for a screen it is not shown on.
         size = desktop_size() or size
         kwargs = {"fullscreen_desktop": True}
+    else:
+        size = windowed_size(size)  # as the software window (:func:`_open_display`)
     win = pygame.Window(title, size, **kwargs)
     try:
         ren = Renderer(win, accelerated=accelerated)
@@ -524,21 +526,37 @@ def desktop_size() -> tuple[int, int] | None:
     return (int(w), int(h)) if w > 0 and h > 0 else None
 
 
+WINDOW_SHARE = (0.95, 0.9)
+"""A window (not full screen) is at most this share of the desktop's width and height: asked
+for the desktop's own size (1920×1080 on a 1920×1080 screen), it still shows its title bar and
+edges and leaves a panel or taskbar its room."""
+
+
+def windowed_size(size: tuple[int, int]) -> tuple[int, int]:
+    """The size (px) a window asked for at ``size`` opens at, for either renderer: clamped to
+    :data:`WINDOW_SHARE` of the desktop (:func:`desktop_size`) and never below ``MIN_SIZE``;
+    ``size`` unchanged under SDL's dummy or offscreen driver (a fake desktop) or when the
+    desktop's size is unknown."""
+    desk = desktop_size()
+    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
+        desk = None
+    if not desk or desk[0] <= 0 or desk[1] <= 0:
+        return size
+    return (max(MIN_SIZE[0], min(size[0], int(desk[0] * WINDOW_SHARE[0]))),
+            max(MIN_SIZE[1], min(size[1], int(desk[1] * WINDOW_SHARE[1]))))
+
+
 def _open_display(size: tuple[int, int], fullscreen: bool) -> pygame.Surface:
     # Dirty rectangles want SDL's native window framebuffer: by default SDL may emulate it with a
     # renderer texture (on X11 with Mesa that is llvmpipe OpenGL), which uploads and presents the
     # whole window on every update and loads ~100 MB of GL libraries.  A user's setting wins.
     os.environ.setdefault("SDL_FRAMEBUFFER_ACCELERATION", "0")
     flags = pygame.RESIZABLE
-    desk = desktop_size()
-    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
-        desk = None  # a fake desktop: keep the requested size
     if fullscreen:
         flags = pygame.FULLSCREEN
         size = (0, 0)
-    elif desk and desk[0] > 0 and desk[1] > 0:
-        size = (max(MIN_SIZE[0], min(size[0], int(desk[0] * 0.95))),
-                max(MIN_SIZE[1], min(size[1], int(desk[1] * 0.9))))
+    else:
+        size = windowed_size(size)
     win = pygame.display.set_mode(size, flags)
     _set_display_window(minimum_size=MIN_SIZE)
     return win
@@ -579,7 +597,7 @@ def set_fullscreen(backend: Backend, on: bool, size: tuple[int, int]) -> pygame.
             win.set_fullscreen(True)
         else:
             win.set_windowed()
-            win.size = size
+            win.size = windowed_size(size)
             try:
                 win.position = pygame.WINDOWPOS_CENTERED
             except Exception:  # pragma: no cover - a driver without positions

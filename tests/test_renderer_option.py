@@ -127,3 +127,32 @@ def test_gpu_fullscreen_window_is_created_at_the_desktop_size(monkeypatch):
     finally:
         backend.close()
         pygame.display.quit()
+
+
+def test_windows_are_clamped_to_the_desktop_alike_for_both_renderers(monkeypatch):
+    """A window asked for at (or above) the desktop's size opens at WINDOW_SHARE of it, on the
+    texture path as on the software one (the GPU window used to open at the full desktop size
+    while the software one was clamped); under the dummy driver the size asked for is kept."""
+    from game import render_backend as rb
+
+    monkeypatch.setattr(rb, "desktop_size", lambda: (1000, 600))
+    assert rb.windowed_size((1280, 720)) == (1280, 720)  # SDL_VIDEODRIVER=dummy: a fake desktop
+    monkeypatch.setenv("SDL_VIDEODRIVER", "x11")
+    assert rb.windowed_size((1280, 720)) == (950, 540)
+    assert rb.windowed_size((900, 500)) == (900, 500)
+    assert rb.windowed_size((700, 400)) == rb.MIN_SIZE  # never smaller than the minimum
+    monkeypatch.setattr(rb, "desktop_size", lambda: (820, 500))
+    assert rb.windowed_size((1280, 720)) == rb.MIN_SIZE  # never below the minimum
+    monkeypatch.setattr(rb, "desktop_size", lambda: None)
+    assert rb.windowed_size((1280, 720)) == (1280, 720)
+    # both backends open their window at windowed_size (the real dummy driver underneath)
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setattr(rb, "windowed_size", lambda size: (900, 560))
+    for renderer in ("gpu-soft", "software"):
+        pygame.display.init()
+        backend = create_backend(renderer, (1000, 600))
+        try:
+            assert backend.size() == (900, 560), renderer
+        finally:
+            backend.close()
+            pygame.display.quit()
