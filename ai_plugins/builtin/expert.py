@@ -16,7 +16,8 @@ samples are used for all candidates of a decision, so that they are compared on 
   led by a tractor or a throw is finished by the engine first; the experimental option
   ``tractors`` lets the lean play-out lead and answer tractors itself, :data:`.fastsim.TRACTORS`).
   Candidates clearly behind the first are dropped after :data:`PRUNE_AFTER` samples
-  (:func:`prune_candidates`). The search overrules ``basic``'s first choice only when the paired play-outs favour another by
+  (:func:`prune_candidates`); with the experimental option ``widen`` the next plays of
+  ``basic``'s ranking then take their places. The search overrules ``basic``'s first choice only when the paired play-outs favour another by
   :data:`PLAY_CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse
   than its prior by noise alone. The utility of a play-out is the expected game points allowing
   for the play-out's own error (:func:`.fastsim.calibrated_utility`: the dealer's points still
