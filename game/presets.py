@@ -5,7 +5,7 @@ preset     AI (first one registered)   budget per decision   AI options
 =========  ==========================  ====================  =================================
 easy       ``basic``                   0.5 s                 ``blunder=0.35`` (random candidates)
 normal     ``basic``                   2.0 s                 —
-hard       ``expert``, else ``basic``  2.0 s                 ``think_ms=1000`` (expert search)
+hard       ``expert``, else ``basic``  2.0 s                 ``think_ms=200`` (expert search)
 =========  ==========================  ====================  =================================
 
 The *budget* is what :func:`ai_plugins.runner.make_player` enforces (past it, ``basic``
@@ -64,8 +64,8 @@ PRESETS: dict[str, Preset] = {
     "easy": Preset("easy", N_("Easy"), N_("basic AI that often picks a weaker play"), ("basic",), 0.5,
                    {"blunder": 0.35}),
     "normal": Preset("normal", N_("Normal"), N_("basic AI, up to 2 s per decision"), ("basic",), 2.0),
-    "hard": Preset("hard", N_("Hard"), N_("expert AI (searches 1 s per decision), else basic"),
-                   ("expert", "basic"), 2.0, {"think_ms": 1000}),
+    "hard": Preset("hard", N_("Hard"), N_("expert AI (searches 0.2 s per decision), else basic"),
+                   ("expert", "basic"), 2.0, {"think_ms": 200}),
 }
 DIFFICULTIES = tuple(PRESETS)
 DEFAULT_DIFFICULTY = "normal"
@@ -144,7 +144,7 @@ def make_players(plans: Sequence[SeatPlan], *, seed: int | None, manager: Any) -
 
 
 def describe() -> list[str]:
-    """One English line per preset, e.g. ``"hard: expert (else basic), 2.0 s, think_ms=1000"``."""
+    """One English line per preset, e.g. ``"hard: expert (else basic), 2.0 s, think_ms=200"``."""
     out = []
     for p in PRESETS.values():
         opts = ", ".join(f"{k}={v}" for k, v in p.options.items())

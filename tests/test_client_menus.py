@@ -119,7 +119,7 @@ def test_hard_preset_uses_expert_with_think_budget():
         p = app.table.players[1]
         assert p.name == expected and p.budget_s == presets.PRESETS["hard"].budget_s
         if expected == "expert":
-            assert p.ai.think_s == pytest.approx(1.0)
+            assert p.ai.think_s == pytest.approx(presets.PRESETS["hard"].options["think_ms"] / 1000)
     finally:
         app.close()
 
@@ -348,7 +348,7 @@ def test_make_players_with_real_discovery():
     try:
         assert sorted(players) == [1, 2, 3]
         assert [players[s].name for s in (1, 2, 3)] == ["expert", "basic", "random"]
-        assert players[1].ai.think_s == pytest.approx(1.0)
+        assert players[1].ai.think_s == pytest.approx(presets.PRESETS["hard"].options["think_ms"] / 1000)
     finally:
         for p in players.values():
             p.close()
