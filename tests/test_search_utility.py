@@ -122,13 +122,24 @@ def test_arena_reports_per_deal_means_and_roles_that_add_up():
         mod.paired(a, b[:2])
 
 
+def _play_decisions(deals: int, tricks: int):
+    """``(seed, seat, view, play options)`` of the seat to play at the start of trick
+    ``tricks + 1`` of two-deck deals 0..deals-1 played by ``basic`` (a hand over by then is
+    skipped)."""
+    from ai_plugins.runner import basic_position
+
+    for seed in range(deals):
+        g = basic_position(hongwu(2), seed, tricks)
+        if not g.is_over:
+            yield seed, g.to_act, g.view(g.to_act), g.play_options(g.to_act)
+
+
 @pytest.mark.parametrize("tractors", [0, 1])
 def test_expert_play_search_uses_the_calibration_of_its_play_outs(monkeypatch, tractors):
     """``expert@tractors=1`` values its play-outs with the calibration fitted on play-outs that
     lead tractors; the default with the other one (real positions played by ``basic``)."""
     from ai_plugins.base import AISettings
     from ai_plugins.builtin import expert
-    from ai_plugins.runner import basic_position
 
     asked = []
     real = expert.calibration_for
@@ -139,13 +150,9 @@ def test_expert_play_search_uses_the_calibration_of_its_play_outs(monkeypatch, t
 
     monkeypatch.setattr(expert, "calibration_for", spy)
     searched = 0
-    for seed in range(8):
-        g = basic_position(hongwu(2), seed, 2)
-        if g.is_over:
-            continue
-        s = g.to_act
+    for seed, s, v, opts in _play_decisions(8, 2):
         ai = expert.ExpertAI(AISettings(seat=s, seed=seed, options={"samples": 2, "tractors": tractors}))
-        ai.choose_play(g.view(s), g.play_options(s))
+        ai.choose_play(v, opts)
         searched += ai.last_reasoning is not None
     assert searched and asked and set(asked) == {bool(tractors)}
 
@@ -156,15 +163,9 @@ def test_widen_brings_in_the_next_ranked_plays_once_pruning_drops_candidates():
     start; without the option the candidate list never grows."""
     from ai_plugins.base import AISettings
     from ai_plugins.builtin import expert
-    from ai_plugins.runner import basic_position
 
     grown = 0
-    for seed in range(12):
-        g = basic_position(hongwu(2), seed, 1)
-        if g.is_over:
-            continue
-        s = g.to_act
-        v, opts = g.view(s), g.play_options(s)
+    for seed, s, v, opts in _play_decisions(12, 1):
         for widen in (0, 1):
             ai = expert.ExpertAI(AISettings(seat=s, seed=seed, options={"samples": 40, "widen": widen}))
             ranked = [p for _, p in ai.basic.ranked_plays(v, opts)]
