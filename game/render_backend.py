@@ -537,10 +537,8 @@ def windowed_size(size: tuple[int, int]) -> tuple[int, int]:
     :data:`WINDOW_SHARE` of the desktop (:func:`desktop_size`) and never below ``MIN_SIZE``;
     ``size`` unchanged under SDL's dummy or offscreen driver (a fake desktop) or when the
     desktop's size is unknown."""
-    desk = desktop_size()
-    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
-        desk = None
-    if not desk or desk[0] <= 0 or desk[1] <= 0:
+    desk = desktop_size()  # None, never a zero size, when unknown
+    if desk is None or os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
         return size
     return (max(MIN_SIZE[0], min(size[0], int(desk[0] * WINDOW_SHARE[0]))),
             max(MIN_SIZE[1], min(size[1], int(desk[1] * WINDOW_SHARE[1]))))
