@@ -331,6 +331,7 @@ class SafePlayer:
         self.lost = 0
         self.lost_kinds: Counter[str] = Counter()
         self.last_reasoning: tuple[Reasoning, ...] | None = None
+        self._new_reasoning: tuple[Reasoning, ...] | None = None
         self.reasoning_errors = 0
         self.disabled = False
         self._off_kind = "disabled"  # why decisions are lost once disabled
@@ -359,11 +360,19 @@ class SafePlayer:
 
         ``view`` is the seat's :class:`engine.state.PlayerView` with ``view.to_act == seat``.
         The AI is given a private copy; its answer is used when it is on time and legal;
-        otherwise ``basic`` decides, from ``view`` itself.
+        otherwise ``basic`` decides, from ``view`` itself. ``last_reasoning`` keeps the previous
+        decision's reasoning while this one is being made (X-ray shows it as "thinking…" from
+        another thread) and is replaced when it returns.
         """
+        self._new_reasoning = None
+        action = self._act(view)
+        self.last_reasoning = self._new_reasoning
+        return action
+
+    def _act(self, view: Any) -> Any:
+        """The body of :meth:`act`; an AI's reasoning goes to ``_new_reasoning``."""
         self.decisions += 1
         self._lost_now = False
-        self.last_reasoning = None
         phase = getattr(view, "phase", None)
         try:
             hook, kwargs = self._request(view)
@@ -528,7 +537,7 @@ class SafePlayer:
             self._count_lost(kind)
             return _NO_ANSWER
         log.debug("AI %r (seat %d) %s in %.1f ms", self.name, self.seat, hook, elapsed * 1e3)
-        self.last_reasoning = got.reasoning
+        self._new_reasoning = got.reasoning
         return action
 
     def _validate(self, view: Any, answer: Any) -> tuple[Any, str]:

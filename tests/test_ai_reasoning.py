@@ -89,3 +89,52 @@ def test_builtin_ais_give_reasoning(tmp_path):
         assert 1 <= len(r) <= 3 and all(isinstance(x.value, float) for x in r)
         if name == "expert":
             assert "chosen" in r[0].note and r[0].action == " ".join(map(str, action.cards))
+
+
+WAITER = '''
+class Waiter:
+    def __init__(self, settings):
+        self.n = 0
+        self.gate = None
+
+    def choose_play(self, view, options):
+        self.n += 1
+        if self.gate is not None:
+            self.entered.set()
+            self.gate.wait(1.5)
+        return list(options)[0]
+
+    def reasoning(self):
+        return [("decision %d" % self.n, float(self.n))]
+
+@hookimpl
+def register_ais(register):
+    register("waiter", Waiter, "1")
+'''
+
+
+def test_last_reasoning_stays_until_the_next_decision_returns(tmp_path):
+    """X-ray reads ``last_reasoning`` from the window's thread while the AI thinks in another:
+    the previous decision's reasoning must stay until the new one replaces it (it used to be
+    cleared when the decision began, so the panel vanished while the seat was thinking)."""
+    import threading
+
+    write_plugin(tmp_path, "waiter", WAITER)
+    manager = manager_for(tmp_path)
+    game = _to_play(manager)
+    player = make_player(manager, "waiter", game.to_act, 2.0)
+    try:
+        view = game.view(game.to_act)
+        player.act(view)
+        assert [r.action for r in player.last_reasoning] == ["decision 1"]
+        player.ai.gate, player.ai.entered = threading.Event(), threading.Event()
+        worker = threading.Thread(target=player.act, args=(view,))
+        worker.start()
+        assert player.ai.entered.wait(1.0)  # the second decision is under way
+        assert [r.action for r in player.last_reasoning] == ["decision 1"]
+        player.ai.gate.set()
+        worker.join(2.0)
+        assert not worker.is_alive()
+        assert [r.action for r in player.last_reasoning] == ["decision 2"]
+    finally:
+        player.close()
