@@ -185,3 +185,38 @@ def test_widen_brings_in_the_next_ranked_plays_once_pruning_drops_candidates():
             grown += len(cands) > ai.play_candidates
             assert 0 <= expert.pick(rows, ai.play_confidence) < len(cands)
     assert grown >= 2
+
+
+def test_pick_margin_keeps_the_default_unless_the_advantage_is_large_enough():
+    """``pick``'s ``margin``: a candidate whose paired advantage is certain (every sample +0.4)
+    overrules the default at margin 0 and 0.35, not at 0.5; a larger advantage still wins."""
+    from ai_plugins.builtin import expert
+
+    rows = [[1.0, 1.4, 0.9 + 0.01 * i] for i in range(10)]
+    assert expert.pick(rows, 0.5) == 1
+    assert expert.pick(rows, 0.5, margin=0.35) == 1
+    assert expert.pick(rows, 0.5, margin=0.5) == 0
+    rows = [[1.0, 1.4, 2.0 + 0.01 * i] for i in range(10)]
+    assert expert.pick(rows, 0.5, margin=0.5) == 2
+
+
+def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, capsys):
+    """benchmarks/play_decisions.py on two real deals: every kept position has each
+    candidate's game points and card points for the seat from a real ``basic`` finish (zero-sum
+    game points; card points the dealer's final, signed for the seat's side), and ``--eval``
+    prints one line per gate with both gains."""
+    import pickle
+
+    spec = importlib.util.spec_from_file_location("play_decisions", ROOT / "benchmarks" / "play_decisions.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    path = tmp_path / "pos.pkl"
+    assert mod.main(["--build", str(path), "--deals", "2", "--seed", "5"]) == 0
+    positions = pickle.loads(path.read_bytes())
+    assert positions
+    for g, s, cands, vals, cps in positions:
+        assert len(cands) == len(vals) == len(cps) > 1 and g.to_act == s
+        assert all(v % 2 == 0 for v in vals)  # base score 2 (RULES.md §10)
+    assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0,1", "--margin", "0,0.5"]) == 0
+    lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("samples 2,")]
+    assert len(lines) == 4 and all("card points" in ln for ln in lines)

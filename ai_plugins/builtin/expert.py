@@ -140,11 +140,14 @@ def _paired(samples: Sequence[Sequence[float | None]], k: int) -> list[float]:
     return [row[k] - row[0] for row in samples if row[k] is not None]
 
 
-def pick(samples: Sequence[Sequence[float | None]], confidence: float = CONFIDENCE) -> int:
+def pick(samples: Sequence[Sequence[float | None]], confidence: float = CONFIDENCE,
+         margin: float = 0.0) -> int:
     """The candidate to choose from per-sample utilities ``samples[i][k]`` (sample i,
     candidate k; candidate 0 is the default; None where a candidate was pruned): the best mean
     among those whose paired advantage over candidate 0 is at least ``confidence`` (default
-    :data:`CONFIDENCE`) standard errors, else 0."""
+    :data:`CONFIDENCE`) standard errors and at least ``margin`` (utility units, game points;
+    default 0: ``benchmarks/play_decisions.py`` found any positive margin only loses, README
+    "Decision quality"), else 0."""
     if len(samples) < 2:
         return 0
     best, best_mean = 0, 0.0
@@ -155,7 +158,7 @@ def pick(samples: Sequence[Sequence[float | None]], confidence: float = CONFIDEN
             continue
         mean = statistics.fmean(diffs)
         sd = statistics.stdev(diffs)
-        if mean > best_mean and (sd == 0 or mean / (sd / n ** 0.5) >= confidence):
+        if mean > best_mean and mean >= margin and (sd == 0 or mean / (sd / n ** 0.5) >= confidence):
             best, best_mean = k, mean
     return best
 
