@@ -86,13 +86,11 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
     switched = {gate: 0 for gate in gates}
     oracle = []
     t0 = time.perf_counter()
-    for i, (g, s, cands, vals, *rest) in enumerate(positions):
-        cps = rest[0] if rest else vals
+    for i, (g, s, cands, vals, cps) in enumerate(positions):
         ex = E.ExpertAI(AISettings(seat=s, seed=i, options={"samples": samples, **options}))
-        rows = ex._play_rows(g.view(s), list(cands))
+        rows = ex._play_rows(g.view(s), cands)
         for gate in gates:
             k = E.pick(rows, gate[0], margin=gate[1])
-            k = k if k < len(vals) else 0
             switched[gate] += k != 0
             gains[gate].append(vals[k] - vals[0])
             cp_gains[gate].append(cps[k] - cps[0])

@@ -79,12 +79,19 @@ def test_shipped_calibration_has_every_bin_and_flattens_early(tractors):
     assert fastsim.load_calibration(True) != fastsim.load_calibration(False)
 
 
+def _script(relpath: str):
+    """The project script at ``relpath`` (benchmarks/, tools/: not packages) loaded as a module."""
+    path = ROOT / relpath
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 def test_fit_script_writes_the_tractors_calibration(tmp_path):
     """tools/fit_playout_calibration.py --tractors on a few deals: a table per deck count with
     every bin, marked as fitted with the switch on (the shipped file is its 300-deal run)."""
-    spec = importlib.util.spec_from_file_location("fit_cal", ROOT / "tools" / "fit_playout_calibration.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("tools/fit_playout_calibration.py")
     out = tmp_path / "cal.json"
     assert mod.main(["--deals", "4", "--tractors", "--out", str(out)]) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -94,13 +101,6 @@ def test_fit_script_writes_the_tractors_calibration(tmp_path):
     shipped = json.loads((ROOT / "ai_plugins" / "builtin" / "data" / fastsim.CALIBRATION_FILE_TRACTORS)
                          .read_text(encoding="utf-8"))
     assert shipped["fit"]["2"]["tractors"] is True and shipped["fit"]["2"]["deals"] == 300
-
-
-def _paired_module():
-    spec = importlib.util.spec_from_file_location("arena_paired", ROOT / "benchmarks" / "arena_paired.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def test_arena_reports_per_deal_means_and_roles_that_add_up():
@@ -114,7 +114,7 @@ def test_arena_reports_per_deal_means_and_roles_that_add_up():
         assert roles["dealt"]["hands"] == round(row["dealer_rate"] * row["hands"])
         total = sum(r["hands"] * r["mean_game_points"] for r in roles.values() if r["hands"])
         assert total / row["hands"] == pytest.approx(row["mean_game_points"])
-    mod = _paired_module()
+    mod = _script("benchmarks/arena_paired.py")
     a, b = summary["ais"]["basic"]["per_deal"], summary["ais"]["random"]["per_deal"]
     diff, half = mod.paired(a, b)
     assert diff == pytest.approx(sum(y - x for x, y in zip(a, b)) / 3) and half >= 0
@@ -207,9 +207,7 @@ def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, cap
     prints one line per gate with both gains."""
     import pickle
 
-    spec = importlib.util.spec_from_file_location("play_decisions", ROOT / "benchmarks" / "play_decisions.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _script("benchmarks/play_decisions.py")
     path = tmp_path / "pos.pkl"
     assert mod.main(["--build", str(path), "--deals", "2", "--seed", "5"]) == 0
     positions = pickle.loads(path.read_bytes())
