@@ -64,6 +64,7 @@ from .base import AIError
 from .capture import add_output_options, capture_output, configure_logging, log_level
 from .faults import FaultLedger, format_fault_summary
 from .manager import AIManager, add_discovery_options, report_problems
+from .ratings import ci95_half_width
 from .runner import DEFAULT_BUDGET_S, make_player, play_hand
 from .specs import spec_label, spec_name, spec_player
 
@@ -296,8 +297,7 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
             if any(r.ai == i for r in results[d])
         ]
         dealer_rows = [r for r in rows if r.dealer]
-        ci = (1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal))
-              if len(per_deal) >= 2 else None)
+        ci = ci95_half_width(per_deal)
         summary["ais"][label] = {
             "hands": len(rows),
             "mean_game_points": _mean([r.game_points for r in rows]),

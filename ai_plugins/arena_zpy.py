@@ -11,12 +11,12 @@ when it was dealer, how often it was the friend, and its faults.
 """
 from __future__ import annotations
 
-import math
 import random
 import statistics
 from dataclasses import dataclass
 from typing import Any
 
+from .ratings import ci95_half_width
 from .runner import make_player, play_hand
 from .specs import spec_player
 
@@ -108,7 +108,7 @@ def summarize_zpy(config: Any, results: dict[int, list[ZpySeatResult]], labels: 
         rows = [r for d in sorted(results) for r in results[d] if r.ai == i]
         per_deal = [statistics.fmean([r.gain for r in results[d] if r.ai == i])
                     for d in sorted(results) if any(r.ai == i for r in results[d])]
-        ci = 1.96 * statistics.stdev(per_deal) / math.sqrt(len(per_deal)) if len(per_deal) >= 2 else None
+        ci = ci95_half_width(per_deal)
         dealer = [r for r in rows if r.dealer]
         summary["ais"][label] = {
             "hands": len(rows),

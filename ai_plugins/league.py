@@ -31,7 +31,6 @@ import argparse
 import dataclasses
 import json
 import logging
-import math
 import random
 import statistics
 import sys
@@ -43,7 +42,7 @@ from .arena import (ArenaConfig, Executor, Progress, SeatResult, label_names, lo
 from .arena_zpy import ZpySeatResult
 from .base import AIError
 from .manager import add_discovery_options, report_problems
-from .ratings import PRIOR_TIES, rate
+from .ratings import PRIOR_TIES, ci95_half_width, rate
 from .runner import DEFAULT_BUDGET_S
 from .specs import spec_label, spec_name
 
@@ -144,11 +143,6 @@ def zpy_deal_outcome(rows: Sequence[ZpySeatResult]) -> float:
     return 1.0 if a > b else 0.5 if a == b else 0.0
 
 
-def _ci95(xs: Sequence[float]) -> float | None:
-    """Half-width of the normal 95% interval of the mean of ``xs`` (None below 2 values)."""
-    return 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) >= 2 else None
-
-
 def summarize_league(config: ArenaConfig, deals: int, results: PairResults,
                      bootstrap: int = 200, names: Sequence[str] | None = None) -> dict[str, Any]:
     """The numbers the table, ``--json`` and ``--plot`` show.
@@ -211,7 +205,7 @@ def summarize_league(config: ArenaConfig, deals: int, results: PairResults,
         ratings[label] = {"rating": r, "low": lo, "high": hi, "deals": t["deals"],
                           "won": t["won"], "lost": t["lost"], "tied": t["tied"]}
         if zpy:
-            ratings[label].update(mean_level_gain=mean, ci95=_ci95(t["deal_means"]))
+            ratings[label].update(mean_level_gain=mean, ci95=ci95_half_width(t["deal_means"]))
         else:
             ratings[label]["mean_game_points"] = mean
     complete = all(len(o) == deals for o in outcomes.values())

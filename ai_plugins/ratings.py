@@ -18,11 +18,22 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 from typing import Mapping, Sequence
 
 Pair = tuple[int, int]
 #: ``{(i, j): {deal: outcome for i}}`` with ``i < j`` indices of the AIs.
 Outcomes = Mapping[Pair, Mapping[int, float]]
+
+def ci95_half_width(xs: Sequence[float]) -> float | None:
+    """Half-width of the normal 95% interval of the mean of ``xs`` (``1.96`` sample standard
+    deviations over the square root of the count), in the units of ``xs``; None for fewer than
+    two values. The interval the arena, the league and the benchmarks print beside a mean
+    (README "Arena results")."""
+    if len(xs) < 2:
+        return None
+    return 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+
 
 PRIOR_TIES = 1.0
 """Virtual tied deals added to every pair (see the module docstring)."""

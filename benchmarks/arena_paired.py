@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai_plugins.ratings import ci95_half_width  # noqa: E402
 
 
 def paired(a: list[float], b: list[float]) -> tuple[float, float]:
@@ -29,7 +33,7 @@ def paired(a: list[float], b: list[float]) -> tuple[float, float]:
     if len(a) != len(b) or len(a) < 2:
         raise ValueError(f"need two runs of the same ≥ 2 deals (got {len(a)} and {len(b)})")
     d = [y - x for x, y in zip(a, b)]
-    return statistics.fmean(d), 1.96 * statistics.stdev(d) / math.sqrt(len(d))
+    return statistics.fmean(d), ci95_half_width(d)
 
 
 def _series(path: str, label: str | None) -> tuple[str, list[float]]:

@@ -29,6 +29,7 @@ from ai_plugins.arena import deal_seed  # noqa: E402
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin.basic import BasicAI, auctioned as basic_auctioned  # noqa: E402
 from ai_plugins.manager import AIManager  # noqa: E402
+from ai_plugins.ratings import ci95_half_width  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Game, IllegalAction, Phase, Play  # noqa: E402
 
@@ -93,7 +94,7 @@ def main(argv=None) -> int:
             m = statistics.fmean(per_deal)
             print(f"  {d - ns.first + 1} deals: {m:+.2f}", file=sys.stderr, flush=True)
     m = statistics.fmean(per_deal)
-    half = 1.96 * statistics.stdev(per_deal) / len(per_deal) ** 0.5 if len(per_deal) > 1 else 0.0
+    half = ci95_half_width(per_deal) or 0.0
     print(f"play duel {ns.a} vs {ns.b}: {ns.deals} deals (from {ns.first}), {ns.decks} decks, seed "
           f"{ns.seed}, think {ns.think_ms} ms" + (f", {ns.samples} samples" if ns.samples else ""))
     print(f"{ns.a}: {m:+.2f} ± {half:.2f} game points per seat-hand "

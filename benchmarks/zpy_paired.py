@@ -14,9 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ai_plugins.ratings import ci95_half_width  # noqa: E402
 
 
 def play(args: argparse.Namespace) -> None:
@@ -47,7 +51,7 @@ def report(paths: list[str]) -> None:
     ais = next(iter(rows.values()))["ais"]
     n = len(diffs)
     mean = statistics.fmean(diffs)
-    ci = 1.96 * statistics.stdev(diffs) / math.sqrt(n) if n > 1 else float("nan")
+    ci = ci95_half_width(diffs) if n > 1 else float("nan")
     a = statistics.fmean(r["mean_gain"][0] for r in rows.values())
     b = statistics.fmean(r["mean_gain"][1] for r in rows.values())
     print(f"{n} deals: {ais[0]} {a:.3f}, {ais[1]} {b:.3f} levels/hand; "

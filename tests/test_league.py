@@ -12,7 +12,7 @@ from ai_helpers import write_plugin
 from ai_plugins.arena import ArenaConfig
 from ai_plugins.league import deal_outcome, load_results, pairs, run_league
 from ai_plugins.png_chart import interval_chart
-from ai_plugins.ratings import fit_bradley_terry, rate
+from ai_plugins.ratings import ci95_half_width, fit_bradley_terry, rate
 from game.cli import main as hongwu_main
 
 
@@ -33,6 +33,13 @@ def test_bradley_terry_fit():
     assert two[0] - two[1] == pytest.approx(400 * __import__("math").log10(3.5 / 1.5))
     with pytest.raises(ValueError):
         fit_bradley_terry(2, {}, {(1, 0): 1.0})
+
+
+def test_ci95_half_width():
+    # stdev of (0, 2, 4, 6) is sqrt(20/3); the half-width is 1.96 of it over sqrt(4)
+    assert ci95_half_width([0, 2, 4, 6]) == pytest.approx(1.96 * (20 / 3) ** 0.5 / 2)
+    assert ci95_half_width([5.0, 5.0]) == 0.0
+    assert ci95_half_width([1.0]) is None and ci95_half_width([]) is None
 
 
 def test_bootstrap_intervals_contain_the_fit_and_repeat():
