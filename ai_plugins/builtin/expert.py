@@ -57,6 +57,7 @@ from . import expert_bid
 from .basic import BasicAI, hand_strength, keep_value
 from .fastsim import (
     TRACTORS, calibrated_utility, calibration_for, copy_lean, fast_settle, lean_from_game, lean_lead,
+    public_lean, shown_voids,
     lean_settle, settled_utility, smooth_utility,
 )
 from .simulate import (
@@ -121,6 +122,11 @@ follows showed about the others' pairs and triples (:func:`.knowledge.copy_caps`
 answered a pair lead without a pair holds no pair of that suit). Off by default: measured
 over 400 deals (two decks, 100 ms, seed 2027, README "Arena results") it played worse, not
 better: +0.73 ± 0.17 against ``basic`` instead of +0.91 ± 0.17, paired −0.18 ± 0.17."""
+
+PUBLIC = False
+"""When true (option ``public=1``), the play search's lean play-outs judge safety as players at
+the table do, from their own cards and the voids shown (:func:`.fastsim.public_lean`), not
+from every hand."""
 
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
@@ -248,6 +254,9 @@ class ExpertAI:
         """Whether the lean play-outs lead and answer tractors (option ``tractors``, default
         :data:`.fastsim.TRACTORS`; experimental): then a trick led by a tractor goes to the lean
         play-out too, only a throw is finished by the engine."""
+        self.public = bool(float(options.get("public", PUBLIC)))
+        """Whether the lean play-outs use the public-information policy (option ``public``,
+        default :data:`PUBLIC`; :func:`.fastsim.public_lean`)."""
         self.widen = bool(float(options.get("widen", 0)))
         """Option ``widen`` (experimental): once pruning has dropped candidates, the next plays
         of ``basic``'s ranking take their places (:meth:`_play_rows`)."""
@@ -411,6 +420,9 @@ class ExpertAI:
             if lean_lead(lead, ctx, tractors):  # the lean play-out takes it from here
                 if base is None:
                     base = lean_from_game(world)
+                    if self.public:
+                        tricks = [t.plays for t in world.tricks] + ([list(world.current)] if world.current else [])
+                        public_lean(base, shown_voids(tricks, ctx, rs.players))
                 lean = copy_lean(base)
                 mine = lean.suits[me]
                 for c in play:
@@ -421,7 +433,7 @@ class ExpertAI:
                 g.apply(Play(me, play))
                 while g.current:  # a tractor or a throw: the engine finishes the trick
                     g.apply(rollout_action(g, self.rng))
-                st = fast_settle(g, tractors)
+                st = fast_settle(g, tractors, self.public)
             row.append(self._utility(st, me, rs, cal))
             detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
         if self._detail is not None:

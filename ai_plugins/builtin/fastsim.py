@@ -85,7 +85,7 @@ class Lean:
     far (as the engine keeps them); ``last``: the winner of the latest trick (or None).
     """
 
-    __slots__ = ("suits", "leader", "points", "red_fives", "last", "n", "dealer", "ctx")
+    __slots__ = ("suits", "leader", "points", "red_fives", "last", "n", "dealer", "ctx", "voids")
 
     def __init__(self, hands: Sequence[Sequence[int]], ctx: TrumpContext, leader: int,
                  dealer: int, points: Sequence[int], red_fives: Sequence[tuple[int, int]]) -> None:
@@ -97,6 +97,10 @@ class Lean:
         self.points = list(points)
         self.red_fives = list(red_fives)
         self.last = None
+        self.voids = None
+        """None: every seat sees every hand. Else the public-information policy (see
+        :func:`public_lean`): per seat, a bit mask of the effective suits (bit ``x``) in which
+        it has shown a void, kept up to date as the play-out goes."""
         suits = []
         for hand in hands:
             per: list[list[int]] = [[], [], [], [], []]
@@ -110,6 +114,7 @@ def copy_lean(lean: Lean) -> Lean:
     """An independent copy of ``lean`` (for trying several plays on one sampled world)."""
     out = Lean.__new__(Lean)
     out.ctx, out.n, out.dealer, out.leader, out.last = lean.ctx, lean.n, lean.dealer, lean.leader, lean.last
+    out.voids = None if lean.voids is None else list(lean.voids)
     out.points = list(lean.points)
     out.red_fives = list(lean.red_fives)
     out.suits = [[list(x) for x in per] for per in lean.suits]
@@ -129,6 +134,37 @@ def lean_settle(game: Any, lean: Lean, current: Sequence[tuple[int, Sequence[int
 def lean_from_game(game: Any) -> Lean:
     """The :class:`Lean` of an engine ``Game`` in the play phase at a trick boundary."""
     return Lean(game.hands, game.ctx, game.leader, game.dealer, game.points_won, game.red_fives)
+
+
+def shown_voids(tricks: Sequence[Sequence[tuple[int, Sequence[int]]]], ctx: TrumpContext,
+                players: int) -> list[int]:
+    """Per seat, a bit mask of the effective suits (bit ``x``: 0..3 side, 4 trump) in which it
+    has shown a void: in some trick of ``tricks`` (each the ``(seat, cards)`` plays from its
+    leader on) it played a card of another suit to a lead of that suit (RULES.md §8: a seat
+    must follow suit while it can). Public facts, the same from every seat's view."""
+    sx = ctx.SUITX
+    voids = [0] * players
+    for plays in tricks:
+        if not plays:
+            continue
+        lsx = sx[int(plays[0][1][0])]
+        for s, cards in plays[1:]:
+            if any(sx[int(c)] != lsx for c in cards):
+                voids[s] |= 1 << lsx
+    return voids
+
+
+def public_lean(lean: Lean, voids: Sequence[int]) -> Lean:
+    """``lean`` switched to the public-information policy (returned, changed in place): each
+    seat still plays its own cards, but judges whether a lead or a winning follow is safe as
+    a player at the table would, not seeing the others' hands — a higher card or group held by
+    any other seat still to play counts as a threat (it cannot tell a partner's from an
+    opponent's), and a ruff is feared only from an opponent that has shown a void in the suit
+    (``voids``, :func:`shown_voids`; the play-out adds the voids it shows). A defender's lead
+    to a partner goes to a suit that partner has shown void (and the dealer has not). The
+    ``expert`` option ``public``."""
+    lean.voids = list(voids)
+    return lean
 
 
 def _groups(cards: Sequence[int], g: int) -> list[int]:
@@ -212,6 +248,26 @@ def _bar(suits: Sequence[list[list[int]]], opps: Sequence[int], x: int, g: int, 
     return bar
 
 
+def _public_bar(suits: Sequence[list[list[int]]], others: Sequence[int], opps: Sequence[int],
+                voids: Sequence[int], x: int, g: int, val: Sequence[int]) -> int:
+    """:func:`_bar` as a player sees it (:func:`public_lean`): the ``VAL`` a group of ``g``
+    cards led in effective suit ``x`` needs so that no higher group of ``x`` is left with
+    ``others`` (every other seat), 999 when one of ``opps`` has shown a void in ``x`` (a side
+    suit) and holds trumps to ruff."""
+    bar = -1
+    for o in others:
+        cards = suits[o][x]
+        if len(cards) >= g:
+            t = _top_group(cards, g, val)
+            if t >= 0 and t + 1 > bar:
+                bar = t + 1
+    if x != _TRUMP:
+        for o in opps:
+            if voids[o] >> x & 1 and not suits[o][x] and len(suits[o][_TRUMP]) >= g:
+                return 999
+    return bar
+
+
 def _cost(c: int, sx: Sequence[int], val: Sequence[int]) -> int:
     """Strength spent by playing ``c`` (trumps above side cards; a red five dearest)."""
     return val[c] + (30 if sx[c] == _TRUMP else 0) + (60 if c == RED_FIVE_ID else 0)
@@ -228,6 +284,8 @@ def _lead(lean: Lean, seat: int, tractors: bool = False) -> tuple[list[int], int
     me_dealer = seat == dealer
     n = lean.n
     opps = [s for s in range(n) if (s == dealer) != me_dealer]
+    voids = lean.voids
+    others = [s for s in range(n) if s != seat] if voids is not None else opps
     total = sum(len(x) for x in mine)
     bars: dict[tuple[int, int], int] = {}
     best = None
@@ -250,7 +308,8 @@ def _lead(lean: Lean, seat: int, tractors: bool = False) -> tuple[list[int], int
                 v = val[c]
                 b = bars.get((x, g))
                 if b is None:
-                    b = bars[(x, g)] = _bar(suits, opps, x, g, val)
+                    b = bars[(x, g)] = (_bar(suits, opps, x, g, val) if voids is None
+                                        else _public_bar(suits, others, opps, voids, x, g, val))
                 if v < b:
                     continue
                 key = (g, POINTS[c] * g, -v - (30 if x == _TRUMP else 0))
@@ -263,7 +322,21 @@ def _lead(lean: Lean, seat: int, tractors: bool = False) -> tuple[list[int], int
     if best is not None:
         c, x, g = best
         return [c] * g, x, g, 1
-    if not me_dealer:  # lead low into a suit where a partner beats the dealer
+    if not me_dealer and voids is not None:  # lead low to a partner's shown void
+        partners = [s for s in range(n) if s != seat and s != dealer]
+        pick = None
+        for x in range(4):
+            cards = mine[x]
+            if not cards or voids[dealer] >> x & 1:
+                continue
+            if any(voids[p] >> x & 1 and suits[p][_TRUMP] for p in partners):
+                low = min(cards, key=lambda c: (POINTS[c], val[c]))
+                key = (POINTS[low], val[low])
+                if pick is None or key < pick[0]:
+                    pick = (key, low, x)
+        if pick is not None:
+            return [pick[1]], pick[2], 1, 1
+    elif not me_dealer:  # lead low into a suit where a partner beats the dealer
         dh = suits[dealer]
         partners = [s for s in range(n) if s != seat and s != dealer]
         pick = None
@@ -328,9 +401,28 @@ def _follow(lean: Lean, seat: int, lsx: int, g: int, wseat: int, wsx: int, wval:
     later_opps = [s for s in later if (s == dealer) != me_dealer]
     suit = mine[lsx]
     ns = len(suit)
+    voids = lean.voids
 
-    def safe(x: int, v: int) -> bool:
-        return not any(_beats(suits[o], lsx, g, x, v, val) for o in later_opps)
+    if voids is None:
+        def safe(x: int, v: int) -> bool:
+            return not any(_beats(suits[o], lsx, g, x, v, val) for o in later_opps)
+    else:  # as a player sees it (public_lean)
+        def safe(x: int, v: int) -> bool:
+            if x == lsx:  # a higher group of the suit with any seat still to play
+                for o in later:
+                    cards = suits[o][lsx]
+                    if len(cards) >= g and _top_group(cards, g, val) > v:
+                        return False
+            elif x == _TRUMP and lsx != _TRUMP:  # ruffed: an over-ruff by a shown void
+                for o in later:
+                    if voids[o] >> lsx & 1 and not suits[o][lsx] and _top_group(suits[o][_TRUMP], g, val) > v:
+                        return False
+            if lsx != _TRUMP:
+                for o in later_opps:  # a ruff from an opponent that has shown a void
+                    if (voids[o] >> lsx & 1 and not suits[o][lsx]
+                            and _top_group(suits[o][_TRUMP], g, val) > (v if x == _TRUMP else -1)):
+                        return False
+            return True
 
     if ns < g:  # forced: all of the suit, fillers from the rest (never wins)
         if ns == 0 and lsx != _TRUMP:
@@ -639,6 +731,10 @@ def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = (),
                     wseat, wsx, wval = s, sx[cards_s[0]], v
             table += sum(POINTS[c] for c in cards_s)
             plays.append((s, cards_s))
+        if lean.voids is not None:
+            for s, cs in plays[1:]:
+                if any(sx[c] != lsx for c in cs):
+                    lean.voids[s] |= 1 << lsx
         for j, (s, cs) in enumerate(plays):
             per = suits[s]
             for c in cs:
@@ -654,14 +750,18 @@ def play_out_fast(lean: Lean, current: Sequence[tuple[int, Sequence[int]]] = (),
     return points, red_fives, last
 
 
-def fast_settle(game: Any, tractors: bool = TRACTORS) -> Any:
+def fast_settle(game: Any, tractors: bool = TRACTORS, public: bool = False) -> Any:
     """The :class:`engine.scoring.Settlement` of ``game`` (an engine ``Game`` in the play
     phase at a trick boundary or inside a trick led by a :func:`lean_lead` for ``tractors``,
     or already settled) once :func:`play_out_fast` (switch ``tractors``) has finished it
-    (``game`` itself is not changed)."""
+    (``game`` itself is not changed); with ``public`` the play-out is the public-information
+    one of :func:`public_lean`, from the voids ``game``'s tricks have shown."""
     st = game.settlement
     if st is None:
         lean = lean_from_game(game)
+        if public:
+            tricks = [t.plays for t in game.tricks] + ([list(game.current)] if game.current else [])
+            public_lean(lean, shown_voids(tricks, game.ctx, game.ruleset.players))
         points, red_fives, last = play_out_fast(lean, game.current, tractors)
         st = settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
                     game.failed_throws)
