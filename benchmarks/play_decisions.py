@@ -11,17 +11,25 @@ candidates under each gate of ``--confidence`` (standard errors) × ``--margin``
 advantage, game points; see ``expert.pick``), and prints for each the mean gain in game points
 and in card points per decision over ``basic``'s first choice, with 95% intervals, how often it
 switched, and the best gain an oracle choosing per position could have (an upper bound inflated
-by the noise of one continuation a candidate).
+by the noise of one continuation a candidate), for all decisions and split into the dealer's
+and the defenders' (``--role`` scores only one of them). ``--json FILE`` keeps each decision's
+gain per gate; ``--paired A B`` prints B's gain minus A's on the same positions with its 95%
+interval (two variants scored on one pickle are paired decision by decision, so their
+difference is measured far more precisely than either gain).
 
     PYTHONPATH=. python benchmarks/play_decisions.py --build /tmp/pos.pkl --deals 400 --seed 7100
     PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --samples 30 --confidence 0,0.5,1 --margin 0,0.5
     PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --samples 30 --option tractors=1
+    PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --json /tmp/a.json
+    PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --option public=1 --json /tmp/b.json
+    PYTHONPATH=. python benchmarks/play_decisions.py --paired /tmp/a.json /tmp/b.json
 
 A measurement script: nothing is asserted. The pickle is a local cache, not a data file.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import statistics
 import sys
@@ -33,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin import expert as E  # noqa: E402
 from ai_plugins.builtin.basic import auctioned  # noqa: E402
+from ai_plugins.ratings import ci95_half_width  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Game, Phase, Play  # noqa: E402
 
@@ -72,21 +81,23 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
         pickle.dump(positions, f)
 
 
-def _half(d: list[float]) -> float:
-    return 1.96 * statistics.stdev(d) / len(d) ** 0.5
-
-
 def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
-             options: dict[str, str]) -> None:
+             options: dict[str, str], role: str = "all", out: str | None = None) -> None:
     with open(path, "rb") as f:
         positions = pickle.load(f)
+    if role != "all":  # only the dealer's decisions, or only the defenders'
+        positions = [p for p in positions if (p[1] == p[0].dealer) is (role == "dealer")]
+    if len(positions) < 2:
+        raise SystemExit(f"{path}: fewer than two positions to score ({role})")
     gates = [(c, m) for c in confs for m in margins]
     gains = {gate: [] for gate in gates}
     cp_gains = {gate: [] for gate in gates}
     switched = {gate: 0 for gate in gates}
     oracle = []
+    dealer = []
     t0 = time.perf_counter()
     for i, (g, s, cands, vals, cps) in enumerate(positions):
+        dealer.append(s == g.dealer)
         ex = E.ExpertAI(AISettings(seat=s, seed=i, options={"samples": samples, **options}))
         rows = ex._play_rows(g.view(s), cands)
         for gate in gates:
@@ -95,12 +106,41 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
             gains[gate].append(vals[k] - vals[0])
             cp_gains[gate].append(cps[k] - cps[0])
         oracle.append(max(vals) - vals[0])
+    if out:  # per-decision gains, for --paired
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump({"positions": path, "role": role, "samples": samples, "options": options,
+                       "gains": {f"{c},{m}": gains[(c, m)] for c, m in gates}}, f)
     for gate in gates:
         d, e = gains[gate], cp_gains[gate]
         print(f"samples {samples}, confidence {gate[0]}, margin {gate[1]}: {len(d)} decisions, "
-              f"switched {switched[gate]}, gain {statistics.fmean(d):+.3f} ± {_half(d):.3f} game "
-              f"points a decision, {statistics.fmean(e):+.2f} ± {_half(e):.2f} card points "
+              f"switched {switched[gate]}, gain {statistics.fmean(d):+.3f} ± {ci95_half_width(d):.3f} game "
+              f"points a decision, {statistics.fmean(e):+.2f} ± {ci95_half_width(e):.2f} card points "
               f"(oracle {statistics.fmean(oracle):+.3f}); {time.perf_counter() - t0:.0f} s")
+        for role, is_dealer in (("dealer", True), ("defenders", False)):
+            r = [x for x, dl in zip(d, dealer) if dl is is_dealer]
+            q = [x for x, dl in zip(e, dealer) if dl is is_dealer]
+            if len(r) > 1:
+                print(f"    {role}: {len(r)} decisions, gain {statistics.fmean(r):+.3f} ± {ci95_half_width(r):.3f} "
+                      f"game points, {statistics.fmean(q):+.2f} ± {ci95_half_width(q):.2f} card points")
+
+
+def paired(a_path: str, b_path: str) -> None:
+    """Print, for every gate both files hold, the per-decision gain of ``b`` minus ``a`` on
+    the same positions (files of ``--eval ... --json``) with its 95% interval."""
+    with open(a_path, encoding="utf-8") as f:
+        a = json.load(f)
+    with open(b_path, encoding="utf-8") as f:
+        b = json.load(f)
+    if (a["positions"], a["role"]) != (b["positions"], b["role"]):
+        raise SystemExit("the two files score different positions")
+    for gate, ga in a["gains"].items():
+        gb = b["gains"].get(gate)
+        if gb is None:
+            continue
+        d = [y - x for x, y in zip(ga, gb)]
+        print(f"gate {gate}: {b['options'] or 'default'} minus {a['options'] or 'default'}: "
+              f"{statistics.fmean(d):+.3f} ± {ci95_half_width(d):.3f} game points a decision "
+              f"({len(d)} decisions, {sum(1 for x in d if x)} differ)")
 
 
 def main(argv=None) -> int:
@@ -114,6 +154,11 @@ def main(argv=None) -> int:
     p.add_argument("--confidence", default=str(E.PLAY_CONFIDENCE))
     p.add_argument("--margin", default="0",
                    help="comma-separated minimum mean advantages (utility units) to try")
+    p.add_argument("--role", choices=("all", "dealer", "defenders"), default="all",
+                   help="score only the dealer's or only the defenders' decisions")
+    p.add_argument("--json", help="with --eval: write each decision's gain per gate to this file")
+    p.add_argument("--paired", nargs=2, metavar=("A", "B"),
+                   help="compare two --json files of the same positions: B's gain minus A's")
     p.add_argument("--option", action="append", default=[],
                    help="expert option KEY=VALUE for the search (repeatable)")
     ns = p.parse_args(argv)
@@ -122,9 +167,11 @@ def main(argv=None) -> int:
     if ns.eval:
         options = dict(o.split("=", 1) for o in ns.option)
         evaluate(ns.eval, ns.samples, [float(x) for x in ns.confidence.split(",")],
-                 [float(x) for x in ns.margin.split(",")], options)
-    if not (ns.build or ns.eval):
-        p.error("give --build FILE and/or --eval FILE")
+                 [float(x) for x in ns.margin.split(",")], options, ns.role, ns.json)
+    if ns.paired:
+        paired(*ns.paired)
+    if not (ns.build or ns.eval or ns.paired):
+        p.error("give --build FILE and/or --eval FILE, or --paired A B")
     return 0
 
 

@@ -218,3 +218,21 @@ def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, cap
     assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0,1", "--margin", "0,0.5"]) == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("samples 2,")]
     assert len(lines) == 4 and all("card points" in ln for ln in lines)
+    # per role, the per-decision file and a paired comparison of two variants
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0.5", "--json", str(a)]) == 0
+    assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0.5", "--option", "public=1",
+                     "--json", str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "    dealer:" in out or "    defenders:" in out
+    import json
+
+    ga = json.loads(a.read_text())["gains"]["0.5,0.0"]
+    assert len(ga) == len(positions)
+    assert mod.main(["--paired", str(a), str(a)]) == 0
+    assert "+0.000 ± 0.000" in capsys.readouterr().out  # a variant against itself differs nowhere
+    assert mod.main(["--paired", str(a), str(b)]) == 0
+    assert "{'public': '1'} minus default" in capsys.readouterr().out
+    assert mod.main(["--eval", str(path), "--samples", "2", "--role", "dealer"]) == 0
+    n_dealer = sum(1 for g, s, *_ in positions if s == g.dealer)
+    assert f"{n_dealer} decisions" in capsys.readouterr().out
