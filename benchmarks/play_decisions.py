@@ -15,7 +15,9 @@ by the noise of one continuation a candidate), for all decisions and split into 
 and the defenders' (``--role`` scores only one of them). ``--json FILE`` keeps each decision's
 gain per gate; ``--paired A B`` prints B's gain minus A's on the same positions with its 95%
 interval (two variants scored on one pickle are paired decision by decision, so their
-difference is measured far more precisely than either gain).
+difference is measured far more precisely than either gain). ``--real-world`` is a diagnostic:
+the search plays its candidates out on the real deal instead of sampled worlds (what it would
+choose if it could see every hand), which separates the play-out's error from the sampling's.
 
     PYTHONPATH=. python benchmarks/play_decisions.py --build /tmp/pos.pkl --deals 400 --seed 7100
     PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --samples 30 --confidence 0,0.5,1 --margin 0,0.5
@@ -34,6 +36,7 @@ import pickle
 import statistics
 import sys
 import time
+from unittest import mock
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -82,7 +85,8 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
 
 
 def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
-             options: dict[str, str], role: str = "all", out: str | None = None) -> None:
+             options: dict[str, str], role: str = "all", out: str | None = None,
+             real_world: bool = False) -> None:
     with open(path, "rb") as f:
         positions = pickle.load(f)
     if role != "all":  # only the dealer's decisions, or only the defenders'
@@ -99,7 +103,11 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
     for i, (g, s, cands, vals, cps) in enumerate(positions):
         dealer.append(s == g.dealer)
         ex = E.ExpertAI(AISettings(seat=s, seed=i, options={"samples": samples, **options}))
-        rows = ex._play_rows(g.view(s), cands)
+        if real_world:  # a diagnostic: every "sampled" world is the real deal
+            with mock.patch.object(E, "sample_world", lambda view, rng, g=g, **kw: g.clone()):
+                rows = ex._play_rows(g.view(s), cands)
+        else:
+            rows = ex._play_rows(g.view(s), cands)
         for gate in gates:
             k = E.pick(rows, gate[0], margin=gate[1])
             switched[gate] += k != 0
@@ -156,6 +164,8 @@ def main(argv=None) -> int:
                    help="comma-separated minimum mean advantages (utility units) to try")
     p.add_argument("--role", choices=("all", "dealer", "defenders"), default="all",
                    help="score only the dealer's or only the defenders' decisions")
+    p.add_argument("--real-world", action="store_true",
+                   help="diagnostic: the search plays out the real deal instead of sampled worlds")
     p.add_argument("--json", help="with --eval: write each decision's gain per gate to this file")
     p.add_argument("--paired", nargs=2, metavar=("A", "B"),
                    help="compare two --json files of the same positions: B's gain minus A's")
@@ -167,7 +177,7 @@ def main(argv=None) -> int:
     if ns.eval:
         options = dict(o.split("=", 1) for o in ns.option)
         evaluate(ns.eval, ns.samples, [float(x) for x in ns.confidence.split(",")],
-                 [float(x) for x in ns.margin.split(",")], options, ns.role, ns.json)
+                 [float(x) for x in ns.margin.split(",")], options, ns.role, ns.json, ns.real_world)
     if ns.paired:
         paired(*ns.paired)
     if not (ns.build or ns.eval or ns.paired):

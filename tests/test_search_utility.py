@@ -233,6 +233,6 @@ def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, cap
     assert "+0.000 ± 0.000" in capsys.readouterr().out  # a variant against itself differs nowhere
     assert mod.main(["--paired", str(a), str(b)]) == 0
     assert "{'public': '1'} minus default" in capsys.readouterr().out
-    assert mod.main(["--eval", str(path), "--samples", "2", "--role", "dealer"]) == 0
+    assert mod.main(["--eval", str(path), "--samples", "2", "--role", "dealer", "--real-world"]) == 0
     n_dealer = sum(1 for g, s, *_ in positions if s == g.dealer)
     assert f"{n_dealer} decisions" in capsys.readouterr().out
