@@ -17,7 +17,9 @@ samples are used for all candidates of a decision, so that they are compared on 
   ``tractors`` lets the lean play-out lead and answer tractors itself, :data:`.fastsim.TRACTORS`).
   Candidates clearly behind the first are dropped after :data:`PRUNE_AFTER` samples
   (:func:`prune_candidates`); with the experimental option ``widen`` the next plays of
-  ``basic``'s ranking then take their places. The search overrules ``basic``'s first choice only when the paired play-outs favour another by
+  ``basic``'s ranking then take their places; with the experimental option ``public`` the lean
+  play-outs judge safety from each seat's own cards and the shown voids
+  (:func:`.fastsim.public_lean`). The search overrules ``basic``'s first choice only when the paired play-outs favour another by
   :data:`PLAY_CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse
   than its prior by noise alone. The utility of a play-out is the expected game points allowing
   for the play-out's own error (:func:`.fastsim.calibrated_utility`: the dealer's points still

@@ -15,7 +15,10 @@ What it simplifies (it is an evaluation, never a source of real moves):
   be answered by a pair of the suit when there is one; a triple by a triple, else by a pair and
   a card), and a follow beats the winner only with the same group shape in the lead suit or in
   trumps (§9);
-- every seat sees every hand (perfect-information play-outs, like :mod:`.simulate`).
+- every seat sees every hand (perfect-information play-outs, like :mod:`.simulate`), unless
+  the position is switched to the public-information policy (:func:`public_lean`, the
+  ``expert`` option ``public``; off by default: no gain measured, README "Where the search's
+  error comes from").
 
 The policy (:func:`play_out_fast`): lead a group nobody on the other side can beat (most cards
 and points first; the dealer draws trumps with its top trumps this way); a defender with no such
