@@ -325,36 +325,24 @@ def _lead(lean: Lean, seat: int, tractors: bool = False) -> tuple[list[int], int
     if best is not None:
         c, x, g = best
         return [c] * g, x, g, 1
-    if not me_dealer and voids is not None:  # lead low to a partner's shown void
-        partners = [s for s in range(n) if s != seat and s != dealer]
-        pick = None
-        for x in range(4):
-            cards = mine[x]
-            if not cards or voids[dealer] >> x & 1:
-                continue
-            if any(voids[p] >> x & 1 and suits[p][_TRUMP] for p in partners):
-                low = min(cards, key=lambda c: (POINTS[c], val[c]))
-                key = (POINTS[low], val[low])
-                if pick is None or key < pick[0]:
-                    pick = (key, low, x)
-        if pick is not None:
-            return [pick[1]], pick[2], 1, 1
-    elif not me_dealer:  # lead low into a suit where a partner beats the dealer
+    if not me_dealer:  # lead low into a suit where a partner beats the dealer
         dh = suits[dealer]
         partners = [s for s in range(n) if s != seat and s != dealer]
+
+        def to_partner(x: int) -> bool:
+            if voids is not None:  # public: a partner's shown void the dealer has not shown
+                return not voids[dealer] >> x & 1 and any(voids[p] >> x & 1 and suits[p][_TRUMP]
+                                                          for p in partners)
+            if dh[x]:
+                top = val[dh[x][-1]]
+                return any(suits[p][x] and val[suits[p][x][-1]] > top for p in partners)
+            # the dealer void: only when it has no trumps either (an over-ruff is too deep)
+            return not dh[_TRUMP] and any(suits[p][x] for p in partners)
+
         pick = None
         for x in range(4):
             cards = mine[x]
-            if not cards:
-                continue
-            if dh[x]:
-                top = val[dh[x][-1]]
-                ok = any(suits[p][x] and val[suits[p][x][-1]] > top for p in partners)
-            else:
-                ok = not dh[_TRUMP] and any(suits[p][x] for p in partners)
-                if not ok:  # a partner void with trumps over-ruffing is too deep: skip
-                    ok = False
-            if ok:
+            if cards and to_partner(x):
                 low = min(cards, key=lambda c: (POINTS[c], val[c]))
                 key = (POINTS[low], val[low])
                 if pick is None or key < pick[0]:
