@@ -25,6 +25,7 @@ Pair = tuple[int, int]
 #: ``{(i, j): {deal: outcome for i}}`` with ``i < j`` indices of the AIs.
 Outcomes = Mapping[Pair, Mapping[int, float]]
 
+
 def ci95_half_width(xs: Sequence[float]) -> float | None:
     """Half-width of the normal 95% interval of the mean of ``xs`` (``1.96`` sample standard
     deviations over the square root of the count), in the units of ``xs``; None for fewer than
