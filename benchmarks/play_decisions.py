@@ -36,8 +36,8 @@ import pickle
 import statistics
 import sys
 import time
-from unittest import mock
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -124,11 +124,11 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
               f"switched {switched[gate]}, gain {statistics.fmean(d):+.3f} ± {ci95_half_width(d):.3f} game "
               f"points a decision, {statistics.fmean(e):+.2f} ± {ci95_half_width(e):.2f} card points "
               f"(oracle {statistics.fmean(oracle):+.3f}); {time.perf_counter() - t0:.0f} s")
-        for role, is_dealer in (("dealer", True), ("defenders", False)):
+        for side, is_dealer in (("dealer", True), ("defenders", False)):
             r = [x for x, dl in zip(d, dealer) if dl is is_dealer]
             q = [x for x, dl in zip(e, dealer) if dl is is_dealer]
             if len(r) > 1:
-                print(f"    {role}: {len(r)} decisions, gain {statistics.fmean(r):+.3f} ± {ci95_half_width(r):.3f} "
+                print(f"    {side}: {len(r)} decisions, gain {statistics.fmean(r):+.3f} ± {ci95_half_width(r):.3f} "
                       f"game points, {statistics.fmean(q):+.2f} ± {ci95_half_width(q):.2f} card points")
 
 

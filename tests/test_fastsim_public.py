@@ -64,7 +64,7 @@ def test_public_play_outs_of_real_positions_are_legal_and_keep_the_points(decks)
         ctx = game.ctx
         hands = [list(map(int, h)) for h in game.hands]
         tricks = [t.plays for t in game.tricks]
-        voids = fastsim.shown_voids(tricks, ctx, rs.players)
+        voids = fastsim.game_voids(game)
         lean = fastsim.public_lean(fastsim.lean_from_game(game), voids)
         at_stake = sum(POINTS[c] for h in hands for c in h) + sum(lean.points)
         trace: list = []

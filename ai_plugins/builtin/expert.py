@@ -58,9 +58,8 @@ from ..hookspecs import hookimpl
 from . import expert_bid
 from .basic import BasicAI, hand_strength, keep_value
 from .fastsim import (
-    TRACTORS, calibrated_utility, calibration_for, copy_lean, fast_settle, lean_from_game, lean_lead,
-    public_lean, shown_voids,
-    lean_settle, settled_utility, smooth_utility,
+    TRACTORS, calibrated_utility, calibration_for, copy_lean, fast_settle, game_voids, lean_from_game,
+    lean_lead, lean_settle, public_lean, settled_utility, smooth_utility,
 )
 from .simulate import (
     dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
@@ -423,8 +422,7 @@ class ExpertAI:
                 if base is None:
                     base = lean_from_game(world)
                     if self.public:
-                        tricks = [t.plays for t in world.tricks] + ([list(world.current)] if world.current else [])
-                        public_lean(base, shown_voids(tricks, ctx, rs.players))
+                        public_lean(base, game_voids(world))
                 lean = copy_lean(base)
                 mine = lean.suits[me]
                 for c in play:

@@ -157,6 +157,12 @@ def shown_voids(tricks: Sequence[Sequence[tuple[int, Sequence[int]]]], ctx: Trum
     return voids
 
 
+def game_voids(game: Any) -> list[int]:
+    """:func:`shown_voids` of an engine ``Game``'s finished tricks and the trick in progress."""
+    tricks = [t.plays for t in game.tricks] + ([list(game.current)] if game.current else [])
+    return shown_voids(tricks, game.ctx, game.ruleset.players)
+
+
 def public_lean(lean: Lean, voids: Sequence[int]) -> Lean:
     """``lean`` switched to the public-information policy (returned, changed in place): each
     seat still plays its own cards, but judges whether a lead or a winning follow is safe as
@@ -751,8 +757,7 @@ def fast_settle(game: Any, tractors: bool = TRACTORS, public: bool = False) -> A
     if st is None:
         lean = lean_from_game(game)
         if public:
-            tricks = [t.plays for t in game.tricks] + ([list(game.current)] if game.current else [])
-            public_lean(lean, shown_voids(tricks, game.ctx, game.ruleset.players))
+            public_lean(lean, game_voids(game))
         points, red_fives, last = play_out_fast(lean, game.current, tractors)
         st = settle(game.ruleset, game.dealer, game.bid, points, game.buried, last, red_fives,
                     game.failed_throws)
