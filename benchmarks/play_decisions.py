@@ -86,9 +86,11 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
 
 def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
              options: dict[str, str], role: str = "all", out: str | None = None,
-             real_world: bool = False) -> None:
+             real_world: bool = False, limit: int | None = None) -> None:
     with open(path, "rb") as f:
         positions = pickle.load(f)
+    if limit:  # a quick screen: the first positions only
+        positions = positions[:limit]
     if role != "all":  # only the dealer's decisions, or only the defenders'
         positions = [p for p in positions if (p[1] == p[0].dealer) is (role == "dealer")]
     if len(positions) < 2:
@@ -105,18 +107,18 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
         ex = E.ExpertAI(AISettings(seat=s, seed=i, options={"samples": samples, **options}))
         if real_world:  # a diagnostic: every "sampled" world is the real deal
             with mock.patch.object(E, "sample_world", lambda view, rng, g=g, **kw: g.clone()):
-                rows = ex._play_rows(g.view(s), cands)
+                rows, used = ex._search(g.view(s), list(cands))
         else:
-            rows = ex._play_rows(g.view(s), cands)
+            rows, used = ex._search(g.view(s), list(cands))
         for gate in gates:
-            k = E.pick(rows, gate[0], margin=gate[1])
+            k = cands.index(used[E.pick(rows, gate[0], margin=gate[1])])
             switched[gate] += k != 0
             gains[gate].append(vals[k] - vals[0])
             cp_gains[gate].append(cps[k] - cps[0])
         oracle.append(max(vals) - vals[0])
     if out:  # per-decision gains, for --paired
         with open(out, "w", encoding="utf-8") as f:
-            json.dump({"positions": path, "role": role, "samples": samples, "options": options,
+            json.dump({"positions": path, "role": role, "samples": samples, "options": options, "limit": limit,
                        "gains": {f"{c},{m}": gains[(c, m)] for c, m in gates}}, f)
     for gate in gates:
         d, e = gains[gate], cp_gains[gate]
@@ -139,7 +141,7 @@ def paired(a_path: str, b_path: str) -> None:
         a = json.load(f)
     with open(b_path, encoding="utf-8") as f:
         b = json.load(f)
-    if (a["positions"], a["role"]) != (b["positions"], b["role"]):
+    if (a["positions"], a["role"], a.get("limit")) != (b["positions"], b["role"], b.get("limit")):
         raise SystemExit("the two files score different positions")
     for gate, ga in a["gains"].items():
         gb = b["gains"].get(gate)
@@ -166,6 +168,7 @@ def main(argv=None) -> int:
                    help="score only the dealer's or only the defenders' decisions")
     p.add_argument("--real-world", action="store_true",
                    help="diagnostic: the search plays out the real deal instead of sampled worlds")
+    p.add_argument("--limit", type=int, help="with --eval: score only the first LIMIT positions")
     p.add_argument("--json", help="with --eval: write each decision's gain per gate to this file")
     p.add_argument("--paired", nargs=2, metavar=("A", "B"),
                    help="compare two --json files of the same positions: B's gain minus A's")
@@ -177,7 +180,8 @@ def main(argv=None) -> int:
     if ns.eval:
         options = dict(o.split("=", 1) for o in ns.option)
         evaluate(ns.eval, ns.samples, [float(x) for x in ns.confidence.split(",")],
-                 [float(x) for x in ns.margin.split(",")], options, ns.role, ns.json, ns.real_world)
+                 [float(x) for x in ns.margin.split(",")], options, ns.role, ns.json, ns.real_world,
+                 ns.limit)
     if ns.paired:
         paired(*ns.paired)
     if not (ns.build or ns.eval or ns.paired):

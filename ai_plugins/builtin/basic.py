@@ -260,10 +260,14 @@ class BasicAI:
             return self.rng.choice(ranked)[1]
         return ranked[0][1]
 
-    def ranked_plays(self, view: Any, options: Any) -> list[tuple[float, tuple[Card, ...]]]:
+    def ranked_plays(self, view: Any, options: Any, know: Knowledge | None = None
+                     ) -> list[tuple[float, tuple[Card, ...]]]:
         """Every candidate play with its heuristic value, best first: ``[(value, cards), ...]``
-        (``value`` in expected card points for the seat's side; ties in card order)."""
-        know = Knowledge.from_view(view)
+        (``value`` in expected card points for the seat's side; ties in card order).
+        ``know``: the seat's :class:`.knowledge.Knowledge` of this view when the caller keeps
+        one up to date (:func:`.expert_bid.basic_play_out`); built from ``view`` if None."""
+        if know is None:
+            know = Knowledge.from_view(view)
         scored = self._lead(view, options, know) if options.leading else self._follow(view, options, know)
         best: dict[tuple[Card, ...], float] = {}
         for ev, play in scored:

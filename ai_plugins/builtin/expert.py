@@ -129,6 +129,22 @@ PUBLIC = False
 the table do, from their own cards and the voids shown (:func:`.fastsim.public_lean`), not
 from every hand."""
 
+FINISH = "lean"
+"""How the play search finishes a candidate in a sampled world: ``"lean"`` (the full-sight
+lean play-out of :mod:`.fastsim`, calibrated) or ``"basic"`` (experimental: a ``basic`` AI on
+every seat, each seeing only its own cards, :func:`.expert_bid.basic_play_out`; the plain
+utility, :func:`.fastsim.settled_utility`)."""
+
+REFINE = 0
+"""Challengers the play search re-examines with ``basic`` finishes after its lean search
+(option ``refine``; 0: none). Those with the best lean means, besides ``basic``'s first choice,
+are played out again, with that choice, in fresh sampled worlds finished by ``basic`` on every
+seat (:meth:`ExpertAI._refine`), and the decision is taken on those finishes alone."""
+
+REFINE_LEAN_MS = 100
+"""With ``refine`` on, the lean search's share of the thinking time is at most this many
+milliseconds; the rest goes to the ``basic`` finishes (none when ``think_ms`` is no more)."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
@@ -258,6 +274,15 @@ class ExpertAI:
         self.public = bool(float(options.get("public", PUBLIC)))
         """Whether the lean play-outs use the public-information policy (option ``public``,
         default :data:`PUBLIC`; :func:`.fastsim.public_lean`)."""
+        self.finish = str(options.get("finish", FINISH))
+        """How the play search finishes a candidate in a sampled world (option ``finish``,
+        default :data:`FINISH`): ``"lean"`` or ``"basic"``."""
+        self.refine = int(float(options.get("refine", REFINE)))
+        """Challengers re-examined with ``basic`` finishes (option ``refine``, :data:`REFINE`)."""
+        refine_samples = options.get("refine_samples")
+        self.refine_samples: int | None = int(refine_samples) if refine_samples else None
+        """Fixed count of ``basic``-finished worlds for ``refine`` (option ``refine_samples``;
+        unset: the thinking time beyond :data:`REFINE_LEAN_MS` decides)."""
         self.widen = bool(float(options.get("widen", 0)))
         """Option ``widen`` (experimental): once pruning has dropped candidates, the next plays
         of ``basic``'s ranking take their places (:meth:`_play_rows`)."""
@@ -356,10 +381,55 @@ class ExpertAI:
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
         extra = [p for _, p in ranked[self.play_candidates:]] if self.widen else []
-        rows = self._play_rows(view, cands, extra=extra)
+        rows, cands = self._search(view, cands, extra)
         choice = pick(rows, self.play_confidence)
         self._note(cands, rows, choice)
         return cands[choice]
+
+    def _search(self, view: Any, cands: list[tuple[Card, ...]], extra: Sequence[tuple[Card, ...]] = ()
+                ) -> tuple[list[list[float | None]], list[tuple[Card, ...]]]:
+        """The play search of one decision: ``(rows, cands)``, per-sample utilities of the
+        candidates it compared last (``basic``'s first choice first) for :func:`pick`. The lean
+        search (:meth:`_play_rows`), then, with the option ``refine`` and thinking time beyond
+        :data:`REFINE_LEAN_MS` (or ``refine_samples`` set), :meth:`_refine`."""
+        refining = self.refine > 0 and bool(self.refine_samples or self.think_s * 1000 > REFINE_LEAN_MS)
+        if not refining:
+            return self._play_rows(view, cands, extra=extra), cands
+        full = self.think_s
+        self.think_s = min(full, REFINE_LEAN_MS / 1000.0)
+        try:
+            rows = self._play_rows(view, cands, extra=extra)
+        finally:
+            self.think_s = full
+        return self._refine(view, cands, rows)
+
+    def _refine(self, view: Any, cands: list[tuple[Card, ...]], rows: Sequence[Sequence[float | None]]
+                ) -> tuple[list[list[float | None]], list[tuple[Card, ...]]]:
+        """The option ``refine``: ``basic``'s first choice and the :attr:`refine` challengers
+        with the best lean means (``rows``, per sample per candidate) played out in fresh
+        sampled worlds, each finished by ``basic`` on every seat; returns ``(rows, cands)`` of
+        those finishes (the first choice first). The count of worlds is ``refine_samples``
+        when set, else what the thinking time left allows (CPU time, at least
+        :data:`MIN_SAMPLES`)."""
+        means = {k: statistics.fmean(v) for k in range(1, len(cands))
+                 if (v := [r[k] for r in rows if r[k] is not None])}
+        top = sorted(means, key=lambda k: -means[k])[:self.refine]
+        sub = [cands[0]] + [cands[k] for k in top]
+        out: list[list[float | None]] = []
+        me = view.seat
+
+        def step(_: int) -> None:
+            world = sample_world(view, self.rng, prior=True, structure=self.structure)
+            out.append(self._basic_outcomes(world, sub, me))
+
+        full, fixed = self.think_s, self.samples
+        self.think_s = max(0.001, full - REFINE_LEAN_MS / 1000.0)
+        self.samples = self.refine_samples
+        try:
+            self._cpu_loop(step)
+        finally:
+            self.think_s, self.samples = full, fixed
+        return out, sub
 
     def _play_rows(self, view: Any, cands: list[tuple[Card, ...]],
                    prune: bool = True, extra: Sequence[tuple[Card, ...]] = ()) -> list[list[float | None]]:
@@ -401,6 +471,8 @@ class ExpertAI:
         :func:`.simulate.rollout_action` when it is a tractor (unless the option ``tractors``
         is on) or a throw, the rest of the hand by the lean play-out
         (:func:`.fastsim.fast_settle`)."""
+        if self.finish == "basic":
+            return self._basic_outcomes(world, cands, me, active)
         row: list[float | None] = []
         detail = []
         base = None
@@ -435,6 +507,28 @@ class ExpertAI:
                     g.apply(rollout_action(g, self.rng))
                 st = fast_settle(g, tractors, self.public)
             row.append(self._utility(st, me, rs, cal))
+            detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
+        if self._detail is not None:
+            self._detail.append(detail)
+        return row
+
+    def _basic_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
+                        active: Sequence[bool] | None = None) -> list[float | None]:
+        """:meth:`_play_outcomes` with every candidate finished by ``basic`` on every seat
+        (option ``finish=basic``; the same play-out seed for each candidate of a world)."""
+        row: list[float | None] = []
+        detail = []
+        seed = self.rng.getrandbits(32)
+        for k, play in enumerate(cands):
+            if active is not None and not active[k]:
+                row.append(None)
+                detail.append((float("nan"), float("nan")))
+                continue
+            g = world.clone()
+            g.apply(Play(me, play))
+            expert_bid.basic_play_out(g, seed)
+            st = g.settlement
+            row.append(settled_utility(st, me))
             detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
         if self._detail is not None:
             self._detail.append(detail)

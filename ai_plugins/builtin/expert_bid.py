@@ -362,14 +362,26 @@ def basic_play_out(game: Any, seed: int, max_actions: int = 1000) -> None:
 
     from ..base import AISettings
     from .basic import BasicAI
+    from .knowledge import Knowledge
 
     ais = [BasicAI(AISettings(seat=s, seed=seed + s)) for s in range(game.ruleset.players)]
+    knows: list[Any] = [None] * game.ruleset.players  # each seat's card counting, kept up to date
     for _ in range(max_actions):
         if game.phase is not Phase.PLAY:
             return
         s = game.to_act
         v = game.view(s)
-        game.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+        if knows[s] is None:
+            knows[s] = Knowledge.from_view(v)
+        options = v.play_options()
+        ranked = ais[s].ranked_plays(v, options, knows[s])
+        play = ranked[0][1] if ranked else tuple(options.sample(ais[s].rng))
+        lead = game.current[0][1] if game.current else play
+        lsx = game.ctx.SUITX[lead[0]]
+        game.apply(Play(s, tuple(play)))
+        for k in knows:
+            if k is not None:
+                k.observe(s, play, lsx)
     raise RuntimeError("play-out did not finish")  # pragma: no cover
 
 

@@ -8,7 +8,7 @@ always come from :mod:`engine.tricks`.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from engine.cards import RED_FIVE
@@ -57,6 +57,20 @@ class Knowledge:
     unseen_total: int
     hand_sizes: tuple[int, ...]
     voids: list[set[int]]
+    _by_suit: dict[int, list[int]] | None = field(default=None, init=False, repr=False, compare=False)
+    """Unseen card ids per effective suit, in id order (built on first use; ``unseen`` is
+    never changed after construction)."""
+
+    def _suit_cards(self, suitx: int) -> list[int]:
+        """The card ids of effective suit ``suitx`` with unseen copies, in id order."""
+        if self._by_suit is None:
+            by: dict[int, list[int]] = {}
+            sx = self.ctx.SUITX
+            for c, k in enumerate(self.unseen):
+                if k:
+                    by.setdefault(sx[c], []).append(c)
+            self._by_suit = by
+        return self._by_suit.get(suitx, [])
 
     @classmethod
     def from_view(cls, view: Any) -> "Knowledge":
@@ -74,13 +88,32 @@ class Knowledge:
             for s, cards in plays:
                 for c in cards:
                     unseen[c] -= 1
-                if sum(1 for c in cards if sx[c] == lsx) < n:
+                if len(cards) < n or any(sx[c] != lsx for c in cards):
                     voids[s].add(lsx)
         if view.buried:
             for c in view.buried:
                 unseen[c] -= 1
         unseen = [max(0, k) for k in unseen]
         return cls(ctx, view.seat, view.dealer, unseen, sum(unseen), tuple(view.hand_sizes), voids)
+
+    def observe(self, seat: int, cards: Sequence[int], lead_suitx: int) -> None:
+        """Update in place for ``seat`` playing ``cards`` (card ids) to a trick led in
+        effective suit ``lead_suitx`` (the play's own suit when it leads): afterwards equal to
+        :meth:`from_view` of the seat's next view (tests/test_knowledge_incremental.py). The
+        seat's own plays change only its hand size and voids (its cards were never unseen)."""
+        sx = self.ctx.SUITX
+        if seat != self.seat:
+            unseen = self.unseen
+            for c in cards:
+                if unseen[c] > 0:
+                    unseen[c] -= 1
+                    self.unseen_total -= 1
+            self._by_suit = None
+        if any(sx[c] != lead_suitx for c in cards):
+            self.voids[seat].add(lead_suitx)
+        sizes = list(self.hand_sizes)
+        sizes[seat] -= len(cards)
+        self.hand_sizes = tuple(sizes)
 
     # ------------------------------------------------------------------ probabilities
     def share(self, seat: int) -> float:
@@ -91,8 +124,8 @@ class Knowledge:
 
     def suit_unseen(self, suitx: int) -> int:
         """Unseen cards of effective suit ``suitx``."""
-        sx = self.ctx.SUITX
-        return sum(k for c, k in enumerate(self.unseen) if k and sx[c] == suitx)
+        unseen = self.unseen
+        return sum(unseen[c] for c in self._suit_cards(suitx))
 
     def p_void(self, seat: int, suitx: int) -> float:
         """Chance that ``seat`` holds no card of effective suit ``suitx``."""
@@ -108,10 +141,11 @@ class Knowledge:
         if suitx in self.voids[seat] or self.hand_sizes[seat] < group * length:
             return 0.0
         f = self.share(seat)
-        sx, val = self.ctx.SUITX, self.ctx.VAL
+        val, unseen = self.ctx.VAL, self.unseen
         miss = 1.0
-        for c, k in enumerate(self.unseen):
-            if k >= group and sx[c] == suitx and val[c] > value:
+        for c in self._suit_cards(suitx):
+            k = unseen[c]
+            if k >= group and val[c] > value:
                 if group == 1:
                     miss *= (1.0 - f) ** k
                 else:
