@@ -236,3 +236,41 @@ def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, cap
     assert mod.main(["--eval", str(path), "--samples", "2", "--role", "dealer", "--real-world"]) == 0
     n_dealer = sum(1 for g, s, *_ in positions if s == g.dealer)
     assert f"{n_dealer} decisions" in capsys.readouterr().out
+
+
+def test_refine_replays_the_best_lean_challengers_with_basic_finishes():
+    """``expert@refine=2``: after the lean search, ``basic``'s first choice and the two
+    challengers with the best lean means are played out again in sampled worlds finished by
+    ``basic``, and those rows decide; with fewer worlds than
+    ``REFINE_MIN_SAMPLES`` the lean rows decide after all. ``finish=basic`` finishes every
+    candidate with ``basic``."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+
+    refined = 0
+    for seed, s, v, opts in _play_decisions(10, 3):
+        ai = expert.ExpertAI(AISettings(seat=s, seed=seed, options={
+            "samples": 6, "refine": 2, "refine_samples": expert.REFINE_MIN_SAMPLES}))
+        ranked = [p for _, p in ai.basic.ranked_plays(v, opts)]
+        if len(ranked) < 4 or len(v.hand) <= len(ranked[0]):
+            continue
+        cands = ranked[:ai.play_candidates]
+        lean = ai._play_rows(v, list(cands))
+        means = {k: sum(r[k] for r in lean if r[k] is not None) / max(1, sum(r[k] is not None for r in lean))
+                 for k in range(1, len(cands))}
+        rows, used = ai._refine(v, list(cands), lean)
+        assert used[0] == cands[0] and len(used) == 3 and set(used) <= set(cands)
+        assert len(rows) == expert.REFINE_MIN_SAMPLES and all(len(r) == 3 for r in rows)
+        assert min(means[cands.index(p)] for p in used[1:]) >= max(
+            (m for k, m in means.items() if cands[k] not in used), default=float("-inf"))
+        few = expert.ExpertAI(AISettings(seat=s, seed=seed, options={
+            "samples": 6, "refine": 2, "refine_samples": expert.REFINE_MIN_SAMPLES - 1}))
+        back_rows, back = few._refine(v, list(cands), lean)
+        assert back == cands and back_rows == [list(r) for r in lean]
+        play = expert.ExpertAI(AISettings(seat=s, seed=seed, options={
+            "samples": 4, "refine": 2, "refine_samples": 6})).choose_play(v, opts)
+        assert opts.is_legal(tuple(play))
+        full = expert.ExpertAI(AISettings(seat=s, seed=seed, options={"samples": 3, "finish": "basic"}))
+        assert opts.is_legal(tuple(full.choose_play(v, opts)))
+        refined += 1
+    assert refined >= 3

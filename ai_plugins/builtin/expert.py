@@ -145,6 +145,10 @@ REFINE_LEAN_MS = 100
 """With ``refine`` on, the lean search's share of the thinking time is at most this many
 milliseconds; the rest goes to the ``basic`` finishes (none when ``think_ms`` is no more)."""
 
+REFINE_MIN_SAMPLES = 6
+"""Fewer ``basic``-finished worlds than this (a thinking time just above
+:data:`REFINE_LEAN_MS`) and the lean search's rows decide after all."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
@@ -410,7 +414,8 @@ class ExpertAI:
         sampled worlds, each finished by ``basic`` on every seat; returns ``(rows, cands)`` of
         those finishes (the first choice first). The count of worlds is ``refine_samples``
         when set, else what the thinking time left allows (CPU time, at least
-        :data:`MIN_SAMPLES`)."""
+        :data:`MIN_SAMPLES`); with fewer than :data:`REFINE_MIN_SAMPLES` of them, ``(rows,
+        cands)`` as given."""
         means = {k: statistics.fmean(v) for k in range(1, len(cands))
                  if (v := [r[k] for r in rows if r[k] is not None])}
         top = sorted(means, key=lambda k: -means[k])[:self.refine]
@@ -429,6 +434,8 @@ class ExpertAI:
             self._cpu_loop(step)
         finally:
             self.think_s, self.samples = full, fixed
+        if len(out) < REFINE_MIN_SAMPLES:
+            return [list(r) for r in rows], cands
         return out, sub
 
     def _play_rows(self, view: Any, cands: list[tuple[Card, ...]],
