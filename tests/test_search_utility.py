@@ -274,3 +274,23 @@ def test_refine_replays_the_best_lean_challengers_with_basic_finishes():
         assert opts.is_legal(tuple(full.choose_play(v, opts)))
         refined += 1
     assert refined >= 3
+
+
+def test_finish_auto_uses_basic_finishes_only_for_long_timed_searches():
+    """``finish`` (default ``auto``): a timed search of at least ``FINISH_BASIC_MS`` finishes
+    with ``basic``; a shorter one, or one with a fixed sample count (tests, the review), with
+    the lean play-out; an explicit value wins; anything else is refused."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+
+    def finish(**options):
+        return expert.ExpertAI(AISettings(seat=0, seed=1, options=options)).finish
+
+    assert finish(think_ms=expert.FINISH_BASIC_MS) == "basic"
+    assert finish() == ("basic" if expert.DEFAULT_THINK_MS >= expert.FINISH_BASIC_MS else "lean")
+    assert finish(think_ms=100) == "lean"
+    assert finish(think_ms=1000, samples=4) == "lean"
+    assert finish(think_ms=100, finish="basic") == "basic"
+    assert finish(think_ms=1000, finish="lean") == "lean"
+    with pytest.raises(ValueError, match="finish"):
+        finish(finish="perfect")

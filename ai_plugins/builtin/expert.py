@@ -24,7 +24,11 @@ samples are used for all candidates of a decision, so that they are compared on 
   than its prior by noise alone. The utility of a play-out is the expected game points allowing
   for the play-out's own error (:func:`.fastsim.calibrated_utility`: the dealer's points still
   to come mapped to real play's, the bands smoothed by the fitted spread, which is wide early
-  in a hand and narrow at its end; ``data/playout_calibration.json``). Its thinking time is CPU time of the deciding thread
+  in a hand and narrow at its end; ``data/playout_calibration.json``). A search timed at
+  :data:`FINISH_BASIC_MS` or more (option ``finish``, :data:`FINISH`) finishes each candidate
+  with ``basic`` on every seat instead, each seat seeing only its own cards
+  (:func:`.expert_bid.basic_play_out`): dearer, but it keeps gaining from more samples where
+  the lean play-out does not (README "Arena results"). Its thinking time is CPU time of the deciding thread
   (:meth:`ExpertAI._cpu_loop`), so a busy machine does not starve it.
 - **bid**: a learned hand evaluation (:mod:`.expert_bid`: features of the dealt hand for
   each suit, a linear model of the mean and spread of the dealer's card points fitted on
@@ -66,7 +70,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.2"
+VERSION = "1.3"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -129,11 +133,18 @@ PUBLIC = False
 the table do, from their own cards and the voids shown (:func:`.fastsim.public_lean`), not
 from every hand."""
 
-FINISH = "lean"
+FINISH = "auto"
 """How the play search finishes a candidate in a sampled world: ``"lean"`` (the full-sight
-lean play-out of :mod:`.fastsim`, calibrated) or ``"basic"`` (experimental: a ``basic`` AI on
-every seat, each seeing only its own cards, :func:`.expert_bid.basic_play_out`; the plain
-utility, :func:`.fastsim.settled_utility`)."""
+lean play-out of :mod:`.fastsim`, calibrated), ``"basic"`` (a ``basic`` AI on every seat, each
+seeing only its own cards, :func:`.expert_bid.basic_play_out`; the plain utility,
+:func:`.fastsim.settled_utility`; about fifteen times dearer) or ``"auto"``: ``"basic"`` when
+the search is timed (no fixed ``samples``) and thinks at least :data:`FINISH_BASIC_MS`, else
+``"lean"``. Measured (README "Arena results", ``benchmarks/play_decisions.py``): with two
+decks the ``basic`` finishes keep gaining from more samples where the lean ones are flat, and
+below a few hundred milliseconds they get too few samples to be worth it."""
+
+FINISH_BASIC_MS = 300
+"""Thinking time per decision (ms) from which ``finish="auto"`` finishes with ``basic``."""
 
 REFINE = 0
 """Challengers the play search re-examines with ``basic`` finishes after its lean search
@@ -278,9 +289,14 @@ class ExpertAI:
         self.public = bool(float(options.get("public", PUBLIC)))
         """Whether the lean play-outs use the public-information policy (option ``public``,
         default :data:`PUBLIC`; :func:`.fastsim.public_lean`)."""
-        self.finish = str(options.get("finish", FINISH))
-        """How the play search finishes a candidate in a sampled world (option ``finish``,
-        default :data:`FINISH`): ``"lean"`` or ``"basic"``."""
+        finish = str(options.get("finish", FINISH))
+        if finish not in ("lean", "basic", "auto"):
+            raise ValueError(f"expert option finish must be lean, basic or auto, not {finish!r}")
+        if finish == "auto":
+            finish = "basic" if self.samples is None and self.think_s * 1000 >= FINISH_BASIC_MS else "lean"
+        self.finish = finish
+        """How the play search finishes a candidate in a sampled world, ``"lean"`` or
+        ``"basic"`` (option ``finish``, default :data:`FINISH`, ``"auto"`` resolved here)."""
         self.refine = int(float(options.get("refine", REFINE)))
         """Challengers re-examined with ``basic`` finishes (option ``refine``, :data:`REFINE`)."""
         refine_samples = options.get("refine_samples")
