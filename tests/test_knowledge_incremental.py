@@ -59,3 +59,24 @@ def test_basic_play_out_plays_what_basic_chooses(decks: int, seed: int) -> None:
         slow.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
     assert [t.plays for t in fast.tricks] == [t.plays for t in slow.tricks]
     assert fast.settlement == slow.settlement
+
+
+def test_finish_speed_benchmark_plays_both_ways_alike_and_prints_its_figures(capsys) -> None:
+    """benchmarks/basic_finish_speed.py: its baseline (``choose_play`` on every view) and the
+    shipped play-out finish a position identically, and it prints the three medians."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "basic_finish_speed.py"
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for g in mod.positions(2, 3):
+        a, b = g.clone(), g.clone()
+        expert_bid.basic_play_out(a, 5)
+        mod.rebuilt_play_out(b, 5)
+        assert a.settlement == b.settlement and [t.plays for t in a.tricks] == [t.plays for t in b.tricks]
+    assert mod.main(["--positions", "2", "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    for label in ("ms per finish kept:", "ms per finish rebuilt:", "ratio rebuilt/kept:"):
+        assert label in out
