@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/net_zpy.py
 	SDL_VIDEODRIVER=dummy $(BIN)/python benchmarks/career_speed.py
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python benchmarks/chat_panel.py
+	$(BIN)/python benchmarks/basic_finish_speed.py
 
 judge: $(STAMP)
 	$(BIN)/python -m engine.judge
