@@ -137,7 +137,8 @@ FINISH = "auto"
 """How the play search finishes a candidate in a sampled world: ``"lean"`` (the full-sight
 lean play-out of :mod:`.fastsim`, calibrated), ``"basic"`` (a ``basic`` AI on every seat, each
 seeing only its own cards, :func:`.expert_bid.basic_play_out`; the plain utility,
-:func:`.fastsim.settled_utility`; about fifteen times dearer) or ``"auto"``: ``"basic"`` when
+:func:`.fastsim.settled_utility`; about twenty times dearer,
+``benchmarks/basic_finish_speed.py``) or ``"auto"``: ``"basic"`` when
 the search is timed (no fixed ``samples``) and thinks at least :data:`FINISH_BASIC_MS`, else
 ``"lean"``. Measured (README "Arena results", ``benchmarks/play_decisions.py``): with two
 decks the ``basic`` finishes keep gaining from more samples where the lean ones are flat, and
@@ -150,7 +151,9 @@ REFINE = 0
 """Challengers the play search re-examines with ``basic`` finishes after its lean search
 (option ``refine``; 0: none). Those with the best lean means, besides ``basic``'s first choice,
 are played out again, with that choice, in fresh sampled worlds finished by ``basic`` on every
-seat (:meth:`ExpertAI._refine`), and the decision is taken on those finishes alone."""
+seat (:meth:`ExpertAI._refine`), and the decision is taken on those finishes alone.
+Experimental: it chose worse than finishing every candidate with ``basic`` (README "Arena
+results", 1.3)."""
 
 REFINE_LEAN_MS = 100
 """With ``refine`` on, the lean search's share of the thinking time is at most this many

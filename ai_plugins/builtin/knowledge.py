@@ -58,8 +58,8 @@ class Knowledge:
     hand_sizes: tuple[int, ...]
     voids: list[set[int]]
     _by_suit: dict[int, list[int]] | None = field(default=None, init=False, repr=False, compare=False)
-    """Unseen card ids per effective suit, in id order (built on first use; ``unseen`` is
-    never changed after construction)."""
+    """Unseen card ids per effective suit, in id order (built on first use, dropped by
+    :meth:`observe` when ``unseen`` changes; nothing else changes ``unseen``)."""
 
     def _suit_cards(self, suitx: int) -> list[int]:
         """The card ids of effective suit ``suitx`` with unseen copies, in id order."""
