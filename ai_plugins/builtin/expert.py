@@ -347,14 +347,16 @@ class ExpertAI:
         return self.zpy().choose_friend(view, calls)
 
     # -- sampling loop ---------------------------------------------------------------------
-    def _loop(self, step: Callable[[int], None]) -> int:
-        """Call ``step(i)`` for i = 0, 1, ... until the think time (or the fixed sample count)
-        is used up; at least :data:`MIN_SAMPLES` times. Returns the number of steps."""
-        deadline = time.perf_counter() + self.think_s
+    @staticmethod
+    def _loop(step: Callable[[int], None], think_s: float, samples: int | None) -> int:
+        """Call ``step(i)`` for i = 0, 1, ... until ``think_s`` seconds (wall time) are used
+        up, or, when ``samples`` is not None, ``samples`` times; at least :data:`MIN_SAMPLES`
+        times when timed. Returns the number of steps."""
+        deadline = time.perf_counter() + think_s
         i = 0
         while True:
-            if self.samples is not None:
-                if i >= self.samples:
+            if samples is not None:
+                if i >= samples:
                     break
             elif i >= MIN_SAMPLES and time.perf_counter() >= deadline:
                 break
@@ -362,18 +364,20 @@ class ExpertAI:
             i += 1
         return i
 
-    def _cpu_loop(self, step: Callable[[int], None]) -> int:
+    def _cpu_loop(self, step: Callable[[int], None], think_s: float, samples: int | None) -> int:
         """:meth:`_loop` for play decisions, timed in CPU time of the deciding thread
-        (``time.thread_time``): ``step(i)`` runs until the thread has spent ``think_s`` on it,
+        (``time.thread_time``): ``step(i)`` runs until the thread has spent ``think_s`` seconds on it,
         or the fixed sample count is reached, at least :data:`MIN_SAMPLES` times. On a busy
         machine the search thus sees as many samples as on an idle one; the wall time is
         still capped at :data:`WALL_FACTOR` times the thinking time, at the thinking time plus
-        :data:`WALL_EXTRA_S`, and at 80% of the seat's budget. Returns the number of steps."""
-        if self.samples is not None:
-            return self._loop(step)
-        wall_end = time.perf_counter() + min(WALL_FACTOR * self.think_s, self.think_s + WALL_EXTRA_S,
+        :data:`WALL_EXTRA_S`, and at 80% of the seat's budget. ``think_s`` (seconds) and
+        ``samples`` are the search's (the seat's :attr:`think_s` and :attr:`samples`, or a
+        stage's share of them). Returns the number of steps."""
+        if samples is not None:
+            return self._loop(step, think_s, samples)
+        wall_end = time.perf_counter() + min(WALL_FACTOR * think_s, think_s + WALL_EXTRA_S,
                                              self.wall_cap_s)
-        cpu_end = time.thread_time() + self.think_s
+        cpu_end = time.thread_time() + think_s
         i = 0
         while i < MIN_SAMPLES or (time.thread_time() < cpu_end and time.perf_counter() < wall_end):
             step(i)
@@ -418,12 +422,8 @@ class ExpertAI:
         refining = self.refine > 0 and bool(self.refine_samples or self.think_s * 1000 > REFINE_LEAN_MS)
         if not refining:
             return self._play_rows(view, cands, extra=extra), cands
-        full = self.think_s
-        self.think_s = min(full, REFINE_LEAN_MS / 1000.0)
-        try:
-            rows = self._play_rows(view, cands, extra=extra)
-        finally:
-            self.think_s = full
+        rows = self._play_rows(view, cands, extra=extra,
+                               think_s=min(self.think_s, REFINE_LEAN_MS / 1000.0))
         return self._refine(view, cands, rows)
 
     def _refine(self, view: Any, cands: list[tuple[Card, ...]], rows: Sequence[Sequence[float | None]]
@@ -446,19 +446,14 @@ class ExpertAI:
             world = sample_world(view, self.rng, prior=True, structure=self.structure)
             out.append(self._basic_outcomes(world, sub, me))
 
-        full, fixed = self.think_s, self.samples
-        self.think_s = max(0.001, full - REFINE_LEAN_MS / 1000.0)
-        self.samples = self.refine_samples
-        try:
-            self._cpu_loop(step)
-        finally:
-            self.think_s, self.samples = full, fixed
+        self._cpu_loop(step, max(0.001, self.think_s - REFINE_LEAN_MS / 1000.0), self.refine_samples)
         if len(out) < REFINE_MIN_SAMPLES:
             return [list(r) for r in rows], cands
         return out, sub
 
-    def _play_rows(self, view: Any, cands: list[tuple[Card, ...]],
-                   prune: bool = True, extra: Sequence[tuple[Card, ...]] = ()) -> list[list[float | None]]:
+    def _play_rows(self, view: Any, cands: list[tuple[Card, ...]], prune: bool = True,
+                   extra: Sequence[tuple[Card, ...]] = (), think_s: float | None = None
+                   ) -> list[list[float | None]]:
         """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``).
 
         With ``prune``, a candidate that is clearly behind ``cands[0]`` after
@@ -467,7 +462,7 @@ class ExpertAI:
         samples go to the candidates still in the running. Plays of ``extra`` (the option
         ``widen``: the next plays of ``basic``'s ranking) are then appended to ``cands`` (which
         grows) until as many candidates are active as at the start; their entries in the
-        earlier samples are None."""
+        earlier samples are None. ``think_s`` (seconds) overrides the seat's thinking time."""
         rows: list[list[float | None]] = []
         me = view.seat
         active = [True] * len(cands)
@@ -487,7 +482,7 @@ class ExpertAI:
                     for row in rows:
                         row.append(None)
 
-        self._cpu_loop(step)
+        self._cpu_loop(step, self.think_s if think_s is None else think_s, self.samples)
         return rows
 
     def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
@@ -496,11 +491,9 @@ class ExpertAI:
         candidate not ``active``): the trick in progress is finished by the engine with
         :func:`.simulate.rollout_action` when it is a tractor (unless the option ``tractors``
         is on) or a throw, the rest of the hand by the lean play-out
-        (:func:`.fastsim.fast_settle`)."""
+        (:func:`.fastsim.fast_settle`); with ``finish`` ``"basic"``, :meth:`_basic_outcomes`."""
         if self.finish == "basic":
             return self._basic_outcomes(world, cands, me, active)
-        row: list[float | None] = []
-        detail = []
         base = None
         sx = world.ctx.SUITX
         ctx = world.ctx
@@ -510,11 +503,9 @@ class ExpertAI:
         if self.calibrate > 0:
             share = sum(len(h) for h in world.hands) / (rs.hand_size * rs.players)
             cal = (world.points_won[world.dealer], calibration_for(rs.decks, share, tractors))
-        for k, play in enumerate(cands):
-            if active is not None and not active[k]:
-                row.append(None)
-                detail.append((float("nan"), float("nan")))
-                continue
+
+        def finish(play: tuple[Card, ...]) -> tuple[Any, float]:
+            nonlocal base
             lead = world.current[0][1] if world.current else play
             if lean_lead(lead, ctx, tractors):  # the lean play-out takes it from here
                 if base is None:
@@ -532,29 +523,39 @@ class ExpertAI:
                 while g.current:  # a tractor or a throw: the engine finishes the trick
                     g.apply(rollout_action(g, self.rng))
                 st = fast_settle(g, tractors, self.public)
-            row.append(self._utility(st, me, rs, cal))
-            detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
-        if self._detail is not None:
-            self._detail.append(detail)
-        return row
+            return st, self._utility(st, me, rs, cal)
+
+        return self._outcome_row(cands, me, active, finish)
 
     def _basic_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
                         active: Sequence[bool] | None = None) -> list[float | None]:
         """:meth:`_play_outcomes` with every candidate finished by ``basic`` on every seat
         (option ``finish=basic``; the same play-out seed for each candidate of a world)."""
+        seed = self.rng.getrandbits(32)
+
+        def finish(play: tuple[Card, ...]) -> tuple[Any, float]:
+            g = world.clone()
+            g.apply(Play(me, play))
+            expert_bid.basic_play_out(g, seed)
+            return g.settlement, settled_utility(g.settlement, me)
+
+        return self._outcome_row(cands, me, active, finish)
+
+    def _outcome_row(self, cands: Sequence[tuple[Card, ...]], me: int, active: Sequence[bool] | None,
+                     finish: Callable[[tuple[Card, ...]], tuple[Any, float]]) -> list[float | None]:
+        """One sampled world's row: ``finish(play)`` -> ``(settlement, utility for me)`` for
+        each play of ``cands`` that is ``active`` (all when None), None for the others. With
+        :attr:`_detail` set (the review's estimates), each candidate's ``(game points for me,
+        dealer's final card points + bid)`` is kept too (NaN for an inactive one)."""
         row: list[float | None] = []
         detail = []
-        seed = self.rng.getrandbits(32)
         for k, play in enumerate(cands):
             if active is not None and not active[k]:
                 row.append(None)
                 detail.append((float("nan"), float("nan")))
                 continue
-            g = world.clone()
-            g.apply(Play(me, play))
-            expert_bid.basic_play_out(g, seed)
-            st = g.settlement
-            row.append(settled_utility(st, me))
+            st, value = finish(play)
+            row.append(value)
             detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
         if self._detail is not None:
             self._detail.append(detail)
@@ -646,7 +647,7 @@ class ExpertAI:
                 play_out(g, self.rng)
                 out[suit].append(dealer_points(g))
 
-        self._loop(step)
+        self._loop(step, self.think_s, self.samples)
         return out
 
     def _promising_suits(self, hand: Sequence[int], k: int = 2) -> list[str]:
