@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin.basic import BasicAI  # noqa: E402
 from ai_plugins.builtin.expert_bid import basic_play_out  # noqa: E402
+from ai_plugins.builtin.simulate import play_with  # noqa: E402
 from ai_plugins.runner import basic_position  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
-from engine.state import Phase, Play  # noqa: E402
 
 
 def positions(decks: int, count: int) -> list:
@@ -45,11 +45,7 @@ def positions(decks: int, count: int) -> list:
 def rebuilt_play_out(game, seed: int) -> None:
     """The baseline: ``basic`` on every seat through its public ``choose_play`` (card counting
     rebuilt from each view)."""
-    ais = [BasicAI(AISettings(seat=s, seed=seed + s)) for s in range(game.ruleset.players)]
-    while game.phase is Phase.PLAY:
-        s = game.to_act
-        v = game.view(s)
-        game.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+    play_with(game, [BasicAI(AISettings(seat=s, seed=seed + s)) for s in range(game.ruleset.players)])
 
 
 def ms_per_finish(games: list, finish) -> float:

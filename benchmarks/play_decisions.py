@@ -44,17 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin import expert as E  # noqa: E402
 from ai_plugins.builtin.basic import auctioned  # noqa: E402
+from ai_plugins.builtin.simulate import play_with  # noqa: E402
 from ai_plugins.ratings import ci95_half_width  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
-from engine.state import Game, Phase, Play  # noqa: E402
-
-
-def _finish(g: Game, ais) -> object:
-    while g.phase is Phase.PLAY:
-        s = g.to_act
-        v = g.view(s)
-        g.apply(Play(s, tuple(ais[s].choose_play(v, g.play_options(s)))))
-    return g.settlement
+from engine.state import Phase, Play  # noqa: E402
 
 
 def build(path: str, decks: int, deals: int, seed: int) -> None:
@@ -74,7 +67,7 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
                     for c in cands:
                         h = g.clone()
                         h.apply(Play(s, c))
-                        st = _finish(h, ais)
+                        st = play_with(h, ais)
                         vals.append(st.game_points[s])
                         cps.append(st.dealer_final if s == st.dealer else -st.dealer_final)
                     positions.append((g.clone(), s, cands, vals, cps))

@@ -13,6 +13,7 @@ import pytest
 from ai_plugins.builtin import expert_bid
 from ai_plugins.builtin.basic import auctioned
 from ai_plugins.builtin.knowledge import Knowledge
+from ai_plugins.builtin.simulate import play_with
 from engine.ruleset import hongwu
 from engine.state import Phase, Play
 
@@ -51,12 +52,8 @@ def test_basic_play_out_plays_what_basic_chooses(decks: int, seed: int) -> None:
     from ai_plugins.base import AISettings
     from ai_plugins.builtin.basic import BasicAI
 
-    ais = [BasicAI(AISettings(seat=s, seed=7 + s)) for s in range(g.ruleset.players)]
     slow = g.clone()
-    while slow.phase is Phase.PLAY:
-        s = slow.to_act
-        v = slow.view(s)
-        slow.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+    play_with(slow, [BasicAI(AISettings(seat=s, seed=7 + s)) for s in range(g.ruleset.players)])
     assert [t.plays for t in fast.tricks] == [t.plays for t in slow.tricks]
     assert fast.settlement == slow.settlement
 

@@ -266,6 +266,21 @@ def play_out(game: Game, rng: random.Random, max_actions: int = 500) -> None:
     raise RuntimeError("rollout did not finish")  # pragma: no cover
 
 
+def play_with(game: Game, ais: Sequence[Any], max_actions: int = 1000) -> Any:
+    """Finish ``game`` (play phase) with ``ais[seat].choose_play`` deciding for each seat on its
+    own view (no seat sees another's cards); ``ais`` one AI a seat, in seat order. Returns the
+    settlement (RULES.md §10). Raises RuntimeError if the hand does not end within
+    ``max_actions`` plays. The plain loop that :func:`.expert_bid.basic_play_out` speeds up
+    for ``basic``, and the reference it is checked against."""
+    for _ in range(max_actions):
+        if game.phase is not Phase.PLAY:
+            return game.settlement
+        s = game.to_act
+        v = game.view(s)
+        game.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+    raise RuntimeError("play-out did not finish")  # pragma: no cover
+
+
 def utility(game: Game, seat: int) -> float:
     """How good a settled ``game`` is for ``seat``: its game points, plus a small share of the
     dealer final (a tenth, signed for its side): the game-point bands alone are too coarse to
@@ -287,4 +302,4 @@ def dealer_game_points(ruleset: Any, final: int) -> int:
 
 
 __all__ = ["sample_world", "sample_deal_as_dealer", "game_for_dealer", "rollout_action",
-           "play_out", "utility", "dealer_points", "dealer_game_points", "ChooseTrump", "Bury"]
+           "play_out", "play_with", "utility", "dealer_points", "dealer_game_points", "ChooseTrump", "Bury"]
