@@ -144,6 +144,10 @@ the search is timed (no fixed ``samples``) and thinks at least :data:`FINISH_BAS
 decks the ``basic`` finishes keep gaining from more samples where the lean ones are flat, and
 below a few hundred milliseconds they get too few samples to be worth it."""
 
+FINISH_TRICKS = 3
+"""With ``finish="hybrid"`` (experimental): how many tricks ``basic`` plays on every seat before
+the lean play-out finishes the hand from that trick boundary."""
+
 FINISH_BASIC_MS = 300
 """Thinking time per decision (ms) from which ``finish="auto"`` finishes with ``basic``."""
 
@@ -293,13 +297,16 @@ class ExpertAI:
         """Whether the lean play-outs use the public-information policy (option ``public``,
         default :data:`PUBLIC`; :func:`.fastsim.public_lean`)."""
         finish = str(options.get("finish", FINISH))
-        if finish not in ("lean", "basic", "auto"):
-            raise ValueError(f"expert option finish must be lean, basic or auto, not {finish!r}")
+        if finish not in ("lean", "basic", "hybrid", "auto"):
+            raise ValueError(f"expert option finish must be lean, basic, hybrid or auto, not {finish!r}")
         if finish == "auto":
             finish = "basic" if self.samples is None and self.think_s * 1000 >= FINISH_BASIC_MS else "lean"
         self.finish = finish
         """How the play search finishes a candidate in a sampled world, ``"lean"`` or
         ``"basic"`` (option ``finish``, default :data:`FINISH`, ``"auto"`` resolved here)."""
+        self.finish_tricks = int(float(options.get("finish_tricks", FINISH_TRICKS)))
+        """With ``finish="hybrid"``: tricks ``basic`` plays before the lean play-out takes over
+        (option ``finish_tricks``, :data:`FINISH_TRICKS`)."""
         self.refine = int(float(options.get("refine", REFINE)))
         """Challengers re-examined with ``basic`` finishes (option ``refine``, :data:`REFINE`)."""
         refine_samples = options.get("refine_samples")
@@ -494,6 +501,8 @@ class ExpertAI:
         (:func:`.fastsim.fast_settle`); with ``finish`` ``"basic"``, :meth:`_basic_outcomes`."""
         if self.finish == "basic":
             return self._basic_outcomes(world, cands, me, active)
+        if self.finish == "hybrid":
+            return self._hybrid_outcomes(world, cands, me, active)
         base = None
         sx = world.ctx.SUITX
         ctx = world.ctx
@@ -538,6 +547,31 @@ class ExpertAI:
             g.apply(Play(me, play))
             expert_bid.basic_play_out(g, seed)
             return g.settlement, settled_utility(g.settlement, me)
+
+        return self._outcome_row(cands, me, active, finish)
+
+    def _hybrid_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
+                         active: Sequence[bool] | None = None) -> list[float | None]:
+        """:meth:`_play_outcomes` with ``finish="hybrid"``: ``basic`` on every seat plays the
+        next :attr:`finish_tricks` tricks (the one in progress first), then the lean play-out
+        (:func:`.fastsim.fast_settle`) settles the hand from that trick boundary, its utility
+        calibrated for the cards then left (:meth:`_utility`)."""
+        seed = self.rng.getrandbits(32)
+        rs = world.ruleset
+        tractors = self.tractors
+
+        def finish(play: tuple[Card, ...]) -> tuple[Any, float]:
+            g = world.clone()
+            g.apply(Play(me, play))
+            expert_bid.basic_play_out(g, seed, tricks=self.finish_tricks)
+            if g.settlement is not None:
+                return g.settlement, settled_utility(g.settlement, me)
+            cal = None
+            if self.calibrate > 0:
+                share = sum(len(h) for h in g.hands) / (rs.hand_size * rs.players)
+                cal = (g.points_won[g.dealer], calibration_for(rs.decks, share, tractors))
+            st = fast_settle(g, tractors, self.public)
+            return st, self._utility(st, me, rs, cal)
 
         return self._outcome_row(cands, me, active, finish)
 

@@ -354,10 +354,12 @@ def bury_candidates(view: Any, count: int, keep_value: Any) -> list[tuple[Card, 
     return out
 
 
-def basic_play_out(game: Any, seed: int, max_actions: int = 1000) -> None:
+def basic_play_out(game: Any, seed: int, max_actions: int = 1000, tricks: int | None = None) -> None:
     """Finish ``game`` (play phase) with a ``basic`` AI on every seat (seeded ``seed + seat``):
     a play-out in which no seat sees another's cards, unlike the fast
-    :func:`.simulate.play_out`. Raises RuntimeError if it does not end."""
+    :func:`.simulate.play_out`. With ``tricks``, stop instead once that many more tricks are
+    complete (at a trick boundary, the game still in play unless the hand is over). Raises
+    RuntimeError if it does not end."""
     from engine.state import Phase, Play
 
     from ..base import AISettings
@@ -366,8 +368,9 @@ def basic_play_out(game: Any, seed: int, max_actions: int = 1000) -> None:
 
     ais = [BasicAI(AISettings(seat=s, seed=seed + s)) for s in range(game.ruleset.players)]
     knows: list[Any] = [None] * game.ruleset.players  # each seat's card counting, kept up to date
+    stop = None if tricks is None else len(game.tricks) + tricks
     for _ in range(max_actions):
-        if game.phase is not Phase.PLAY:
+        if game.phase is not Phase.PLAY or (stop is not None and len(game.tricks) >= stop):
             return
         s = game.to_act
         v = game.view(s)
