@@ -292,5 +292,54 @@ def test_finish_auto_uses_basic_finishes_only_for_long_timed_searches():
     assert finish(think_ms=1000, samples=4) == "lean"
     assert finish(think_ms=100, finish="basic") == "basic"
     assert finish(think_ms=1000, finish="lean") == "lean"
+    assert finish(think_ms=100, finish="hybrid") == "hybrid"
     with pytest.raises(ValueError, match="finish"):
         finish(finish="perfect")
+
+
+def test_basic_play_out_can_stop_after_some_tricks_at_a_trick_boundary():
+    """``expert_bid.basic_play_out(game, seed, tricks=K)`` plays exactly K more tricks (the one
+    in progress counting as the first) and leaves the game in play between tricks, with the
+    tricks one uninterrupted call plays; a second call with the same seed finishes the hand
+    as that call did."""
+    from ai_plugins.builtin import expert_bid
+    from ai_plugins.runner import basic_position
+
+    for seed in range(4):
+        g = basic_position(hongwu(2), seed, 2)
+        start = len(g.tricks)
+        part = g.clone()
+        expert_bid.basic_play_out(part, 9, tricks=3)
+        assert len(part.tricks) == start + 3 and not part.current and not part.is_over
+        full = g.clone()
+        expert_bid.basic_play_out(full, 9)
+        assert [t.plays for t in full.tricks[:start + 3]] == [t.plays for t in part.tricks]
+        expert_bid.basic_play_out(part, 9)
+        assert part.is_over and [t.plays for t in part.tricks] == [t.plays for t in full.tricks]
+
+
+def test_hybrid_finish_is_the_basic_finish_when_basic_plays_every_trick_left():
+    """``finish=hybrid``: ``basic`` plays ``finish_tricks`` tricks, the lean play-out the rest.
+    With ``finish_tricks`` at least the tricks left its rows are the ``basic`` finish's, sample
+    for sample; with fewer they stay finite, and the chosen play is legal."""
+    import math
+
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+
+    checked = 0
+    for seed, s, v, opts in _play_decisions(6, 4):
+        def ai(**o):
+            return expert.ExpertAI(AISettings(seat=s, seed=seed, options={"samples": 4, **o}))
+
+        cands = [p for _, p in ai().basic.ranked_plays(v, opts)][:4]
+        if len(cands) < 2 or len(v.hand) <= len(cands[0]):
+            continue
+        basic_rows = ai(finish="basic")._play_rows(v, list(cands), prune=False)
+        whole = ai(finish="hybrid", finish_tricks=99)._play_rows(v, list(cands), prune=False)
+        assert whole == basic_rows
+        short = ai(finish="hybrid", finish_tricks=1)._play_rows(v, list(cands), prune=False)
+        assert len(short) == 4 and all(math.isfinite(x) for r in short for x in r)
+        assert opts.is_legal(tuple(ai(finish="hybrid", finish_tricks=2).choose_play(v, opts)))
+        checked += 1
+    assert checked >= 3
