@@ -276,9 +276,9 @@ def test_refine_replays_the_best_lean_challengers_with_basic_finishes():
     assert refined >= 3
 
 
-def test_finish_auto_uses_basic_finishes_only_for_long_timed_searches():
-    """``finish`` (default ``auto``): a timed search of at least ``FINISH_BASIC_MS`` finishes
-    with ``basic``; a shorter one, or one with a fixed sample count (tests, the review), with
+def test_finish_auto_uses_hybrid_finishes_only_for_long_timed_searches():
+    """``finish`` (default ``auto``): a timed search of at least ``FINISH_LONG_MS`` finishes
+    with the hybrid (``basic`` for some tricks, then lean); a shorter one, or one with a fixed sample count (tests, the review), with
     the lean play-out; an explicit value wins; anything else is refused."""
     from ai_plugins.base import AISettings
     from ai_plugins.builtin import expert
@@ -286,8 +286,8 @@ def test_finish_auto_uses_basic_finishes_only_for_long_timed_searches():
     def finish(**options):
         return expert.ExpertAI(AISettings(seat=0, seed=1, options=options)).finish
 
-    assert finish(think_ms=expert.FINISH_BASIC_MS) == "basic"
-    assert finish() == ("basic" if expert.DEFAULT_THINK_MS >= expert.FINISH_BASIC_MS else "lean")
+    assert finish(think_ms=expert.FINISH_LONG_MS) == "hybrid"
+    assert finish() == ("hybrid" if expert.DEFAULT_THINK_MS >= expert.FINISH_LONG_MS else "lean")
     assert finish(think_ms=100) == "lean"
     assert finish(think_ms=1000, samples=4) == "lean"
     assert finish(think_ms=100, finish="basic") == "basic"
@@ -295,6 +295,8 @@ def test_finish_auto_uses_basic_finishes_only_for_long_timed_searches():
     assert finish(think_ms=100, finish="hybrid") == "hybrid"
     with pytest.raises(ValueError, match="finish"):
         finish(finish="perfect")
+    with pytest.raises(ValueError, match="finish_tricks"):
+        finish(finish="hybrid", finish_tricks=0)
 
 
 def test_basic_play_out_can_stop_after_some_tricks_at_a_trick_boundary():

@@ -25,10 +25,11 @@ samples are used for all candidates of a decision, so that they are compared on 
   for the play-out's own error (:func:`.fastsim.calibrated_utility`: the dealer's points still
   to come mapped to real play's, the bands smoothed by the fitted spread, which is wide early
   in a hand and narrow at its end; ``data/playout_calibration.json``). A search timed at
-  :data:`FINISH_BASIC_MS` or more (option ``finish``, :data:`FINISH`) finishes each candidate
-  with ``basic`` on every seat instead, each seat seeing only its own cards
-  (:func:`.expert_bid.basic_play_out`): dearer, but it keeps gaining from more samples where
-  the lean play-out does not (README "Arena results"). Its thinking time is CPU time of the deciding thread
+  :data:`FINISH_LONG_MS` or more (option ``finish``, :data:`FINISH`) lets ``basic`` on every
+  seat, each seat seeing only its own cards, play the next :data:`FINISH_TRICKS` tricks of
+  each candidate's play-out (:func:`.expert_bid.basic_play_out`) before the lean play-out
+  settles the rest: dearer, but it keeps gaining from more samples where the lean play-out
+  does not (README "Arena results"). Its thinking time is CPU time of the deciding thread
   (:meth:`ExpertAI._cpu_loop`), so a busy machine does not starve it.
 - **bid**: a learned hand evaluation (:mod:`.expert_bid`: features of the dealt hand for
   each suit, a linear model of the mean and spread of the dealer's card points fitted on
@@ -70,7 +71,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.3"
+VERSION = "1.4"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -138,18 +139,23 @@ FINISH = "auto"
 lean play-out of :mod:`.fastsim`, calibrated), ``"basic"`` (a ``basic`` AI on every seat, each
 seeing only its own cards, :func:`.expert_bid.basic_play_out`; the plain utility,
 :func:`.fastsim.settled_utility`; about twenty times dearer,
-``benchmarks/basic_finish_speed.py``) or ``"auto"``: ``"basic"`` when
-the search is timed (no fixed ``samples``) and thinks at least :data:`FINISH_BASIC_MS`, else
-``"lean"``. Measured (README "Arena results", ``benchmarks/play_decisions.py``): with two
-decks the ``basic`` finishes keep gaining from more samples where the lean ones are flat, and
-below a few hundred milliseconds they get too few samples to be worth it."""
+``benchmarks/basic_finish_speed.py``), ``"hybrid"`` (``basic`` on every seat for the next
+:data:`FINISH_TRICKS` tricks, then the lean play-out, calibrated for the cards then left) or
+``"auto"``: ``"hybrid"`` when the search is timed (no fixed ``samples``) and thinks at least
+:data:`FINISH_LONG_MS`, else ``"lean"``. Measured (README "Arena results",
+``benchmarks/play_decisions.py``): with two decks the ``basic`` and hybrid finishes keep
+gaining from more samples where the lean ones are flat, a hybrid sample is worth a ``basic``
+one at about half the cost or less, and below a few hundred milliseconds either gets too few
+samples to be worth it."""
 
-FINISH_TRICKS = 3
-"""With ``finish="hybrid"`` (experimental): how many tricks ``basic`` plays on every seat before
-the lean play-out finishes the hand from that trick boundary."""
+FINISH_TRICKS = 6
+"""With ``finish="hybrid"``: how many tricks ``basic`` plays on every seat (the trick in
+progress first) before the lean play-out finishes the hand from that trick boundary (option
+``finish_tricks``). Six gave the full ``basic`` finish's decision quality (two decks, 30
+samples: +0.263 a decision either way; three tricks +0.203, two +0.100, one +0.080)."""
 
-FINISH_BASIC_MS = 300
-"""Thinking time per decision (ms) from which ``finish="auto"`` finishes with ``basic``."""
+FINISH_LONG_MS = 300
+"""Thinking time per decision (ms) from which ``finish="auto"`` uses the hybrid finish."""
 
 REFINE = 0
 """Challengers the play search re-examines with ``basic`` finishes after its lean search
@@ -300,13 +306,16 @@ class ExpertAI:
         if finish not in ("lean", "basic", "hybrid", "auto"):
             raise ValueError(f"expert option finish must be lean, basic, hybrid or auto, not {finish!r}")
         if finish == "auto":
-            finish = "basic" if self.samples is None and self.think_s * 1000 >= FINISH_BASIC_MS else "lean"
+            finish = "hybrid" if self.samples is None and self.think_s * 1000 >= FINISH_LONG_MS else "lean"
         self.finish = finish
         """How the play search finishes a candidate in a sampled world, ``"lean"`` or
-        ``"basic"`` (option ``finish``, default :data:`FINISH`, ``"auto"`` resolved here)."""
+        ``"basic"`` or ``"hybrid"`` (option ``finish``, default :data:`FINISH`, ``"auto"``
+        resolved here)."""
         self.finish_tricks = int(float(options.get("finish_tricks", FINISH_TRICKS)))
+        if self.finish_tricks < 1:
+            raise ValueError(f"expert option finish_tricks must be at least 1, not {self.finish_tricks}")
         """With ``finish="hybrid"``: tricks ``basic`` plays before the lean play-out takes over
-        (option ``finish_tricks``, :data:`FINISH_TRICKS`)."""
+        (option ``finish_tricks``, :data:`FINISH_TRICKS`; ValueError unless at least 1)."""
         self.refine = int(float(options.get("refine", REFINE)))
         """Challengers re-examined with ``basic`` finishes (option ``refine``, :data:`REFINE`)."""
         refine_samples = options.get("refine_samples")
