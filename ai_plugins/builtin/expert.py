@@ -312,10 +312,10 @@ class ExpertAI:
         ``"basic"`` or ``"hybrid"`` (option ``finish``, default :data:`FINISH`, ``"auto"``
         resolved here)."""
         self.finish_tricks = int(float(options.get("finish_tricks", FINISH_TRICKS)))
-        if self.finish_tricks < 1:
-            raise ValueError(f"expert option finish_tricks must be at least 1, not {self.finish_tricks}")
         """With ``finish="hybrid"``: tricks ``basic`` plays before the lean play-out takes over
         (option ``finish_tricks``, :data:`FINISH_TRICKS`; ValueError unless at least 1)."""
+        if self.finish_tricks < 1:
+            raise ValueError(f"expert option finish_tricks must be at least 1, not {self.finish_tricks}")
         self.refine = int(float(options.get("refine", REFINE)))
         """Challengers re-examined with ``basic`` finishes (option ``refine``, :data:`REFINE`)."""
         refine_samples = options.get("refine_samples")
