@@ -128,20 +128,37 @@ def header_for(hand: ZpyHand, **extra: Any) -> dict[str, Any]:
 def _first_card_drawn(hand: ZpyHand) -> bool:
     """Whether ``hand`` (with a seed) drew its first-card seat from its seed (ZpyHand.new with
     ``first_card=None``, a match's first hand) rather than being given it: the generator
-    draws the seat before the shuffle, so the two deal different cards. Told apart by
-    shuffling both ways and comparing with the first cards dealt."""
+    draws the seat before the shuffle, so the two ways usually deal different cards. Told
+    apart by redoing the hand's shuffles both ways and comparing every deal's dealt cards
+    (its ``card_dealt`` events, redeals included) and the last stack, kitty included: drawn
+    only when the given seat does not reproduce them and the drawn one does. (Comparing only
+    the first cards dealt is not enough: ``_shuffle`` redraws indices that are too large, so
+    the two generator streams can realign and deal the same top cards with a different rest.)"""
     import random
 
     from engine.cards import make_deck
     from engine.state import _shuffle
 
-    dealt = [ev.cards[0] for ev in hand.events if ev.kind == "card_dealt"][:20]
-    rng = random.Random(hand.seed)
-    if rng.randrange(hand.ruleset.players) != hand.first_card:
-        return False
-    stack = make_deck(hand.ruleset.decks)
-    _shuffle(stack, rng)
-    return stack[:len(dealt)] == dealt
+    deals: list[list] = [[]]
+    for ev in hand.events:
+        if ev.kind == "redealt":
+            deals.append([])
+        elif ev.kind == "card_dealt":
+            deals[-1].append(ev.cards[0])
+
+    def reproduces(draw: bool) -> bool:
+        rng = random.Random(hand.seed)
+        if draw and rng.randrange(hand.ruleset.players) != hand.first_card:
+            return False
+        stack: list = []
+        for dealt in deals:
+            stack = make_deck(hand.ruleset.decks)
+            _shuffle(stack, rng)
+            if stack[:len(dealt)] != dealt:
+                return False
+        return stack == list(hand.stack)
+
+    return not reproduces(False) and reproduces(True)
 
 
 def replay_lines(hand: ZpyHand, **extra: Any) -> list[str]:
@@ -219,16 +236,44 @@ def parse_lines(header: dict[str, Any], lines: Sequence[str]) -> ZpyReplay:
 # --- re-running ------------------------------------------------------------------------------
 def start(replay: ZpyReplay) -> ZpyHand:
     """The dealt hand of ``replay`` before any action (from its seed, or its stack), waiting
-    for its first polled seat. Raises :class:`ReplayError` (line 1) when it cannot be dealt."""
+    for its first polled seat. Raises :class:`ReplayError` (line 1) when it cannot be dealt.
+
+    A header with ``draw_first_card`` says the first-card seat was drawn from the seed.
+    Replays written before :func:`_first_card_drawn` compared every deal may carry it wrongly
+    for a match's later hand; so when the
+    actions do not play through with the drawn seat but do with the header's ``first_card``,
+    the given seat is used: a stored record stays readable."""
+    if replay.header.get("draw_first_card") and replay.header.get("seed") is not None:
+        if not _plays_through(replay, True) and _plays_through(replay, False):
+            return _deal(replay, False)
+        return _deal(replay, True)
+    return _deal(replay, False)
+
+
+def _deal(replay: ZpyReplay, draw: bool) -> ZpyHand:
+    """The dealt hand of ``replay``, its first-card seat drawn from the seed when ``draw``
+    (and the header has a seed), else the header's ``first_card``."""
     h = replay.header
     try:
-        first = None if h.get("draw_first_card") and h.get("seed") is not None else h["first_card"]
+        first = None if draw and h.get("seed") is not None else h["first_card"]
         kw = dict(hand_no=h.get("hand_no", 1), levels=h["levels"], eligible=h["eligible"], first_card=first)
         if h.get("seed") is not None:
             return ZpyHand.new(replay.ruleset, h["seed"], **kw)
         return ZpyHand.from_stack(h["deal"]["stack"], replay.ruleset, **kw)
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(1, f"cannot deal this hand: {exc}") from None
+
+
+def _plays_through(replay: ZpyReplay, draw: bool) -> bool:
+    """Whether every action of ``replay`` is accepted, ending the hand, when dealt by
+    :func:`_deal` with ``draw``."""
+    try:
+        hand = _deal(replay, draw)
+        for i, action in enumerate(replay.actions, start=2):
+            _apply(hand, action, i)
+    except ReplayError:
+        return False
+    return hand.is_over
 
 
 def _apply(hand: ZpyHand, action: ZpyAction, line: int) -> None:
