@@ -517,10 +517,7 @@ class ExpertAI:
         ctx = world.ctx
         tractors = self.tractors
         rs = world.ruleset
-        cal = None
-        if self.calibrate > 0:
-            share = sum(len(h) for h in world.hands) / (rs.hand_size * rs.players)
-            cal = (world.points_won[world.dealer], calibration_for(rs.decks, share, tractors))
+        cal = self._calibration(world)
 
         def finish(play: tuple[Card, ...]) -> tuple[Any, float]:
             nonlocal base
@@ -575,10 +572,7 @@ class ExpertAI:
             expert_bid.basic_play_out(g, seed, tricks=self.finish_tricks)
             if g.settlement is not None:
                 return g.settlement, settled_utility(g.settlement, me)
-            cal = None
-            if self.calibrate > 0:
-                share = sum(len(h) for h in g.hands) / (rs.hand_size * rs.players)
-                cal = (g.points_won[g.dealer], calibration_for(rs.decks, share, tractors))
+            cal = self._calibration(g)
             st = fast_settle(g, tractors, self.public)
             return st, self._utility(st, me, rs, cal)
 
@@ -603,6 +597,17 @@ class ExpertAI:
         if self._detail is not None:
             self._detail.append(detail)
         return row
+
+    def _calibration(self, game: Any) -> Any:
+        """The ``cal`` argument of :meth:`_utility` for a lean play-out started from ``game``
+        (play phase): ``(dealer's card points already won, (a, b, sd))``, the fitted line for
+        the share of cards still in hand (:func:`.fastsim.calibration_for`); None when the
+        option ``calibrate`` is 0."""
+        if self.calibrate <= 0:
+            return None
+        rs = game.ruleset
+        share = sum(len(h) for h in game.hands) / (rs.hand_size * rs.players)
+        return game.points_won[game.dealer], calibration_for(rs.decks, share, self.tractors)
 
     def _utility(self, st: Any, seat: int, ruleset: Any, cal: Any = None) -> float:
         """How good settlement ``st`` is for ``seat`` (game points): with ``cal`` (``(dealer
