@@ -269,8 +269,7 @@ def _plays_through(replay: ZpyReplay, draw: bool) -> bool:
     :func:`_deal` with ``draw``."""
     try:
         hand = _deal(replay, draw)
-        for i, action in enumerate(replay.actions, start=2):
-            _apply(hand, action, i)
+        _apply_all(hand, replay)
     except ReplayError:
         return False
     return hand.is_over
@@ -280,12 +279,18 @@ def _apply(hand: ZpyHand, action: ZpyAction, line: int) -> None:
     apply_line(hand, action, line, action_dict)
 
 
+def _apply_all(hand: ZpyHand, replay: ZpyReplay) -> None:
+    """Apply every action of ``replay`` to ``hand`` (line numbers from 2); raises
+    :class:`ReplayError` naming the first refused action's line."""
+    for i, action in enumerate(replay.actions, start=2):
+        _apply(hand, action, i)
+
+
 def rerun(replay: ZpyReplay) -> ZpyHand:
     """Apply every action of ``replay``; returns the settled hand. Raises :class:`ReplayError`
     naming the first refused action's line, or the last line when the hand is not over."""
     hand = start(replay)
-    for i, action in enumerate(replay.actions, start=2):
-        _apply(hand, action, i)
+    _apply_all(hand, replay)
     if not hand.is_over:
         raise ReplayError(len(replay.actions) + 1, f"the hand is not over after the last action (phase {hand.phase.value})")
     return hand
