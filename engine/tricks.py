@@ -495,12 +495,30 @@ def play_key(play: Sequence[int], lead_shapes: tuple[tuple[int, int], ...], ctx:
     return None
 
 
+def takes_trick(play: Sequence[int], lead_suit: str, lead_shapes: tuple[tuple[int, int], ...],
+                best_suit: str, best_key: int, ctx: TrumpContext) -> int | None:
+    """The key (:func:`play_key`) of ``play`` when it takes the trick from the play now winning
+    it, else None (RULES.md §9). ``lead_suit``, ``lead_shapes``: the lead's effective suit name
+    and component shapes (:func:`classify`); ``best_suit``, ``best_key``: the winning play's
+    suit name and key. A later play takes the trick only if it is of one effective suit,
+    splits into the lead's shapes, and either ruffs (all trump against a non-trump winner) or
+    is in the winner's suit with a strictly higher key; equal plays leave the first winning.
+    The one comparison :func:`trick_winner` makes for every play after the lead."""
+    suit = suit_of_play(play, ctx)
+    if suit is None or (suit != lead_suit and suit != "trump"):
+        return None
+    if suit != best_suit and not (suit == "trump" and best_suit != "trump"):
+        return None
+    key = play_key(play, lead_shapes, ctx)
+    if key is None or (suit == best_suit and key <= best_key):
+        return None
+    return key
+
+
 def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
     """Index of the play that wins the trick (``plays[0]`` is the lead; RULES.md §9).
 
-    A later play beats the current winner only if it is of one effective suit, splits into the
-    lead's shapes, and either ruffs (all trump against a non-trump winner) or is in the
-    winner's suit with a strictly higher key (:func:`play_key`). Equal plays: the first wins.
+    Every later play is compared with the play winning so far by :func:`takes_trick`.
     Raises ValueError if the plays differ in length or the lead is not of one suit.
     """
     lead = plays[0]
@@ -519,6 +537,16 @@ def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
             elif s == TRUMP_INDEX and bs != TRUMP_INDEX:  # a ruff
                 best, bs, bv = i, s, val[c]
         return best
+    pattern = classify(lead, ctx)
+    if pattern.kind == INVALID:
+        raise ValueError("the lead must be cards of one effective suit")
+    shapes = pattern.shapes
+    best, best_suit, best_key = 0, pattern.suit, play_key(lead, shapes, ctx)
+    for i in range(1, len(plays)):
+        key = takes_trick(plays[i], pattern.suit, shapes, best_suit, best_key, ctx)
+        if key is not None:
+            best, best_suit, best_key = i, suit_of_play(plays[i], ctx), key
+    return best
     pattern = classify(lead, ctx)
     if pattern.kind == INVALID:
         raise ValueError("the lead must be cards of one effective suit")

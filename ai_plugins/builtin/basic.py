@@ -24,10 +24,10 @@ import random
 from collections import Counter
 from typing import Any, Iterable, Sequence
 
-from engine.cards import SUITS, Card
+from engine.cards import POINTS, SUITS, Card
 from engine.order import TRUMP_INDEX, TrumpContext, context
-from engine.patterns import classify, counts_of, decompose_counts
-from engine.tricks import check_lead, play_key, trick_winner
+from engine.patterns import classify, counts_of, decompose_counts, suit_of_play
+from engine.tricks import check_lead, play_key, takes_trick, trick_winner
 
 from ..base import PASS, AISettings
 from ..hookspecs import hookimpl
@@ -288,6 +288,7 @@ class BasicAI:
         friends = [s for s in others if same(s, me)]
         counts = counts_of(view.hand)
         last = len(view.hand) <= 1
+        keep = {c: keep_value(c, ctx, counts) for c in counts}  # per card, for the spend term
         candidates: list[tuple[Card, ...]] = list(options.units())
         candidates.extend(self._safe_throws(view.hand, know))
         my_trumps = sum(1 for c in view.hand if ctx.SUITX[c] == TRUMP_INDEX)
@@ -309,7 +310,7 @@ class BasicAI:
                 # a partner void in the suit may ruff for the side
                 help_ = max((know.p_void(f, psx) for f in friends), default=0.0) * 0.5
                 q = q + (1.0 - q) * help_
-            pts = sum(Card(c).points for c in play)
+            pts = sum(POINTS[c] for c in play)
             n = len(play)
             win_total = pts + n * (FEED * len(friends) + DUMP * len(opps))
             lose_total = pts + n * (FEED * max(0, len(opps) - 1) + DUMP * (len(friends) + 1))
@@ -317,7 +318,7 @@ class BasicAI:
             rf = sum(1 for c in play if c == red_five)
             ev -= RED_FIVE_RISK * rf * (1.0 - q)
             if not last:
-                ev -= SPEND_WEIGHT * sum(keep_value(c, ctx, counts) for c in play) * (0.4 + 0.6 * (1 - q))
+                ev -= SPEND_WEIGHT * sum(keep[c] for c in play) * (0.4 + 0.6 * (1 - q))
             if me == dealer and psx == TRUMP_INDEX and unseen_trumps and my_trumps * 2 >= unseen_trumps:
                 ev += 2.0 * len(play) * q  # draw the defenders' trumps
             if me != dealer and psx != TRUMP_INDEX and dealer is not None and psx in know.voids[dealer]:
@@ -369,9 +370,10 @@ class BasicAI:
         red_five = _red_five(view)
         later_opps = [s for s in later if not same(s, me)]
         later_friends = [s for s in later if same(s, me)]
-        table_pts = sum(Card(c).points for p in plays for c in p)
+        table_pts = sum(POINTS[c] for p in plays for c in p)
         counts = counts_of(view.hand)
         last_trick = len(view.hand) == n
+        keep = {c: keep_value(c, ctx, counts) for c in counts}  # per card, for the spend term
         kitty_stake = 0.0
         if last_trick:
             if view.buried is not None:
@@ -394,20 +396,20 @@ class BasicAI:
             return 0.6 * p * (1.0 - 0.5 * bool(later_opps))
 
         scored: list[tuple[float, tuple[Card, ...]]] = []
+        cur_suit = suit_of_play(cur_play, ctx)
         for play in self._follow_candidates(view, options, lsx, n, table_pts, know):
-            w = trick_winner(plays + [play], ctx)
-            if w == len(plays):
-                value = play_key(play, shapes, ctx)
-                q = q_for(me, play, value if value is not None else 0)
+            value = takes_trick(play, pattern.suit, shapes, cur_suit, cur_value, ctx)
+            if value is not None:  # the play would win the trick as it stands
+                q = q_for(me, play, value)
             else:
                 q = q_for(seats[cur], cur_play, cur_value if cur_value is not None else 0)
-            pts = sum(Card(c).points for c in play)
+            pts = sum(POINTS[c] for c in play)
             win_total = table_pts + pts + kitty_stake + n * (FEED * len(later_friends) + DUMP * len(later_opps))
             lose_total = table_pts + pts + kitty_stake + n * (DUMP * len(later_friends) + FEED * len(later_opps))
             ev = q * win_total - (1.0 - q) * lose_total
             ev -= RED_FIVE_RISK * sum(1 for c in play if c == red_five) * (1.0 - q)
             if not last_trick:
-                ev -= SPEND_WEIGHT * sum(keep_value(c, ctx, counts) for c in play)
+                ev -= SPEND_WEIGHT * sum(keep[c] for c in play)
             scored.append((ev, tuple(play)))
         return scored
 

@@ -60,16 +60,21 @@ class Knowledge:
     _by_suit: dict[int, list[int]] | None = field(default=None, init=False, repr=False, compare=False)
     """Unseen card ids per effective suit, in id order (built on first use, dropped by
     :meth:`observe` when ``unseen`` changes; nothing else changes ``unseen``)."""
+    _suit_totals: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Unseen cards per effective suit, built with ``_by_suit``."""
 
     def _suit_cards(self, suitx: int) -> list[int]:
         """The card ids of effective suit ``suitx`` with unseen copies, in id order."""
         if self._by_suit is None:
             by: dict[int, list[int]] = {}
+            totals: dict[int, int] = {}
             sx = self.ctx.SUITX
             for c, k in enumerate(self.unseen):
                 if k:
                     by.setdefault(sx[c], []).append(c)
+                    totals[sx[c]] = totals.get(sx[c], 0) + k
             self._by_suit = by
+            self._suit_totals = totals
         return self._by_suit.get(suitx, [])
 
     @classmethod
@@ -124,8 +129,9 @@ class Knowledge:
 
     def suit_unseen(self, suitx: int) -> int:
         """Unseen cards of effective suit ``suitx``."""
-        unseen = self.unseen
-        return sum(unseen[c] for c in self._suit_cards(suitx))
+        if self._by_suit is None:
+            self._suit_cards(suitx)
+        return self._suit_totals.get(suitx, 0)
 
     def p_void(self, seat: int, suitx: int) -> float:
         """Chance that ``seat`` holds no card of effective suit ``suitx``."""
