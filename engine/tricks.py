@@ -547,23 +547,6 @@ def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
         if key is not None:
             best, best_suit, best_key = i, suit_of_play(plays[i], ctx), key
     return best
-    pattern = classify(lead, ctx)
-    if pattern.kind == INVALID:
-        raise ValueError("the lead must be cards of one effective suit")
-    shapes = pattern.shapes
-    best, best_suit, best_key = 0, pattern.suit, play_key(lead, shapes, ctx)
-    for i in range(1, len(plays)):
-        suit = suit_of_play(plays[i], ctx)
-        if suit is None or (suit != pattern.suit and suit != "trump"):
-            continue
-        if suit != best_suit and not (suit == "trump" and best_suit != "trump"):
-            continue
-        key = play_key(plays[i], shapes, ctx)
-        if key is None:
-            continue
-        if suit != best_suit or key > best_key:
-            best, best_suit, best_key = i, suit, key
-    return best
 
 
 # --------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from ai_plugins.builtin.basic import keep_value
 from ai_plugins.builtin.expert import ExpertAI
 from engine.cards import Card, make_deck, parse_cards
 from engine.ruleset import hongwu
-from engine.state import Bid, ChooseTrump, Game, Phase
+from engine.state import Bid, Bury, ChooseTrump, Game, Phase
 
 STRONG = "5H 5H BJ BJ SJ 3S 3S 3C 2S 2H 2D AS AS KS QS QS JS 10S 9S AH AH KH AD 4C 6D"
 WEAK = "4S 6S 7C 8C 9C 4D 6D 7D 8D 9D JD 4H 6H 7H 8H 9H JH QH 4C 6C 7S 8S 9S JC QC"
@@ -119,3 +119,37 @@ def test_bury_candidates_keep_trumps_and_the_red_five():
     for cand in cands:
         assert len(cand) == v.bury_count and not Counter(cand) - Counter(v.hand)
         assert sum(1 for c in cand if ctx.SUITX[c] == 4) == max(0, v.bury_count - side)
+
+
+def _at_bury(seed: int = 4):
+    g = Game.new(hongwu(2), seed=seed)
+    g.apply(Bid(g.to_act, 60))
+    while g.phase is Phase.BID:
+        g.apply(Bid(g.to_act, None))
+    g.apply(ChooseTrump(g.dealer, "S"))
+    return g
+
+
+@pytest.mark.parametrize("mode", ["fast", "lean", "hybrid", "basic"])
+def test_every_bury_finish_compares_the_candidates_reproducibly(mode):
+    """Option ``bury_finish`` (expert.BURY_FINISHES): each way of playing the sampled deals
+    out scores every candidate and buries one of them, the same one again at the same seed."""
+    g = _at_bury()
+    v = g.view(g.dealer)
+    picks = []
+    for _ in range(2):
+        ai = ExpertAI(AISettings(seat=g.dealer, seed=5, options={"samples": 3, "bury_finish": mode}))
+        cands = ai._bury_candidates(v, v.bury_count)
+        assert len(cands) >= 2
+        rows = ai._bury_rows(v, cands)
+        assert len(rows) == 3 and all(len(r) == len(cands) for r in rows)
+        assert all(-40 < x < 40 for r in rows for x in r)
+        picks.append(tuple(sorted(ai.choose_bury(v, v.bury_count))))
+    assert picks[0] == picks[1] and picks[0] in cands
+    g.apply(Bury(g.dealer, picks[0]))
+    assert g.phase is Phase.PLAY
+
+
+def test_bury_finish_must_be_a_known_way():
+    with pytest.raises(ValueError, match="bury_finish"):
+        ExpertAI(AISettings(seat=0, options={"bury_finish": "engine"}))

@@ -100,9 +100,15 @@ half the seat's budget): it compares several candidates, and the bid and the tru
 used to search too, now take no search time at all (the learned model)."""
 
 BURY_PLAYOUT = "fast"
-"""How a bury's sampled deals are played out: ``"basic"`` (a ``basic`` AI on every seat, no
-seat seeing another's cards, :func:`.expert_bid.basic_play_out`) or ``"fast"`` (the fast
-full-sight play-outs of :func:`.simulate.play_out`)."""
+"""How a bury's sampled deals are played out (option ``bury_finish``): ``"fast"`` (the
+full-sight engine play-outs of :func:`.simulate.play_out`), ``"lean"`` (the lean play-out,
+:func:`.fastsim.fast_settle`, its utility calibrated for a whole hand), ``"hybrid"`` (``basic``
+on every seat for :attr:`ExpertAI.finish_tricks` tricks, then the lean play-out, as the play
+search's ``finish=hybrid``) or ``"basic"`` (``basic`` on every seat to the end, no seat seeing
+another's cards, :func:`.expert_bid.basic_play_out`)."""
+
+BURY_FINISHES = ("fast", "lean", "hybrid", "basic")
+"""The values of the option ``bury_finish`` (:data:`BURY_PLAYOUT`)."""
 
 WALL_FACTOR = 2.0
 """A play decision's wall time is capped at this many times the thinking time (its thinking
@@ -316,6 +322,12 @@ class ExpertAI:
         (option ``finish_tricks``, :data:`FINISH_TRICKS`; ValueError unless at least 1)."""
         if self.finish_tricks < 1:
             raise ValueError(f"expert option finish_tricks must be at least 1, not {self.finish_tricks}")
+        self.bury_finish = str(options.get("bury_finish", BURY_PLAYOUT))
+        """How the bury search plays its sampled deals out (option ``bury_finish``, one of
+        :data:`BURY_FINISHES`, default :data:`BURY_PLAYOUT`; ValueError otherwise)."""
+        if self.bury_finish not in BURY_FINISHES:
+            raise ValueError(f"expert option bury_finish must be one of {', '.join(BURY_FINISHES)}, "
+                             f"not {self.bury_finish!r}")
         self.refine = int(float(options.get("refine", REFINE)))
         """Challengers re-examined with ``basic`` finishes (option ``refine``, :data:`REFINE`)."""
         refine_samples = options.get("refine_samples")
@@ -773,16 +785,33 @@ class ExpertAI:
                     return rows
                 g = base.clone()
                 g.apply(Bury(me, cand))
-                if BURY_PLAYOUT == "basic":
-                    expert_bid.basic_play_out(g, seed)
-                else:
-                    play_out(g, random.Random(seed))
-                row.append(self._utility(g.settlement, me, rs, bury_cal))
-                detail.append((float(g.settlement.game_points[me]), dealer_points(g)))
+                st, value = self._bury_finish(g, seed, bury_cal)
+                row.append(value)
+                detail.append((float(st.game_points[me]), st.dealer_final + st.bid))
             if self._detail is not None:
                 self._detail.append(detail)
             rows.append(row)
         return rows
+
+    def _bury_finish(self, game: Any, seed: int, bury_cal: Any) -> tuple[Any, float]:
+        """Play ``game`` (a sampled deal just after the dealer's bury) out as the option
+        ``bury_finish`` says (:data:`BURY_PLAYOUT`): ``(settlement, utility for the dealer)``.
+        ``seed`` seeds the play-out (the same for every candidate of a deal); ``bury_cal`` is
+        the calibration of the ``fast`` play-outs (None with ``calibrate=0``)."""
+        me = game.dealer
+        rs = game.ruleset
+        mode = self.bury_finish
+        if mode == "fast":
+            play_out(game, random.Random(seed))
+            return game.settlement, self._utility(game.settlement, me, rs, bury_cal)
+        if mode == "lean":
+            st = fast_settle(game, self.tractors, self.public)
+            return st, self._utility(st, me, rs, self._calibration(game))
+        expert_bid.basic_play_out(game, seed, tricks=self.finish_tricks if mode == "hybrid" else None)
+        if game.settlement is not None:
+            return game.settlement, settled_utility(game.settlement, me)
+        st = fast_settle(game, self.tractors, self.public)
+        return st, self._utility(st, me, rs, self._calibration(game))
 
 
 @hookimpl
