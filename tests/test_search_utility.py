@@ -345,3 +345,31 @@ def test_hybrid_finish_is_the_basic_finish_when_basic_plays_every_trick_left():
         assert opts.is_legal(tuple(ai(finish="hybrid", finish_tricks=2).choose_play(v, opts)))
         checked += 1
     assert checked >= 3
+
+
+def test_bury_quality_harness_scores_the_candidates_on_the_real_deal(tmp_path, capsys):
+    """benchmarks/bury_decisions.py on three real deals: each kept bury has every candidate's
+    game points for the dealer from real ``basic`` finishes (basic's own bury first), and
+    ``--eval`` / ``--paired`` print the gain over it."""
+    import json
+    import pickle
+
+    mod = _script("benchmarks/bury_decisions.py")
+    path = tmp_path / "bury.pkl"
+    assert mod.main(["--build", str(path), "--deals", "3", "--seed", "11"]) == 0
+    positions = pickle.loads(path.read_bytes())
+    assert positions
+    for g, me, cands, truth in positions:
+        assert g.to_act == me == g.dealer and len(cands) == len(truth) > 1
+        assert all(len(c) == g.view(me).bury_count for c in cands)
+        assert all(abs(t) <= 60 for t in truth)
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert mod.main(["--eval", str(path), "--finish", "fast", "--samples", "2", "--json", str(a)]) == 0
+    assert mod.main(["--eval", str(path), "--finish", "lean", "--samples", "2", "--json", str(b)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("game points a bury over basic's") == 2 and "oracle" in out
+    assert len(json.loads(a.read_text())["gains"]) == len(positions)
+    assert mod.main(["--paired", str(a), str(a)]) == 0
+    assert "+0.000 ± 0.000" in capsys.readouterr().out
+    assert mod.main(["--paired", str(a), str(b)]) == 0
+    assert "lean 2 minus fast 2" in capsys.readouterr().out
