@@ -186,3 +186,33 @@ def test_safety_rules_state_the_thresholds_the_code_uses():
     assert f"up to {capture.KEPT_LINES_PER_HAND:,} at DEBUG" in printing
     assert f"cut at {capture.LINE_CHARS} characters" in printing
     assert "hongwu.ai.<your AI's name>" in printing and "getLogger(__name__)" in printing
+
+
+def _option_keys_read(path: Path) -> set[str]:
+    """The keys a module reads with ``options.get("key", ...)`` or ``options["key"]`` (AST)."""
+    keys: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        target = None
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get" and node.args):
+            target, key = node.func.value, node.args[0]
+        elif isinstance(node, ast.Subscript):
+            target, key = node.value, node.slice
+        if (target is not None and isinstance(target, (ast.Name, ast.Attribute))
+                and (getattr(target, "id", None) or getattr(target, "attr", None)) == "options"
+                and isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            keys.add(key.value)
+    return keys
+
+
+def test_every_option_of_the_builtin_ais_is_documented():
+    """A player or plugin author reads the built-in AIs' options (``--ai NAME@key=value``) in
+    PLUGINS.md "Measuring an AI": every key the built-ins read must be named there."""
+    from ai_plugins import builtin
+
+    folder = Path(builtin.__file__).parent
+    keys = set().union(*(_option_keys_read(p) for p in folder.glob("*.py")))
+    assert {"think_ms", "samples", "blunder", "bury_finish"} <= keys  # the scan finds them
+    section = _section(DOC.read_text(encoding="utf-8"), "Measuring an AI: the arena")
+    missing = sorted(k for k in keys if f"`{k}`" not in section)
+    assert not missing, f"options read by the built-in AIs but not in PLUGINS.md: {missing}"
