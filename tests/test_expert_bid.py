@@ -121,6 +121,27 @@ def test_bury_candidates_keep_trumps_and_the_red_five():
         assert sum(1 for c in cand if ctx.SUITX[c] == 4) == max(0, v.bury_count - side)
 
 
+def test_bury_candidates_offer_to_bury_point_cards():
+    """RULES.md §10: a kitty's points count for the dealer who wins the last trick, so besides
+    buries keeping point cards (the first families) there are ones that bury them."""
+    assert eb.BURY_POINT_WEIGHTS[0] > 0 > eb.BURY_POINT_WEIGHTS[-1]
+    seen = 0
+    for seed in range(4, 14):
+        g = _at_bury(seed)
+        v = g.view(g.dealer)
+        cands = eb.bury_candidates(v, v.bury_count, keep_value)
+        side = sorted((c.points for c in v.hand if v.ctx.SUITX[c] != 4), reverse=True)
+        most = sum(side[: v.bury_count])  # the most points a bury of side cards can hold
+        if most == 0:
+            continue
+        seen += 1
+        points = [sum(c.points for c in cand) for cand in cands]
+        assert max(points) >= min(25, most), (seed, points, most)  # keeping them all gave 5-20
+        ai = ExpertAI(AISettings(seat=g.dealer, seed=1, options={"samples": 2}))
+        assert max(sum(c.points for c in cand) for cand in ai._bury_candidates(v, v.bury_count)) == max(points)
+    assert seen >= 5
+
+
 def _at_bury(seed: int = 4):
     g = Game.new(hongwu(2), seed=seed)
     g.apply(Bid(g.to_act, 60))

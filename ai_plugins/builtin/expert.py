@@ -38,8 +38,8 @@ samples are used for all candidates of a decision, so that they are compared on 
   defence is stronger); it bids the cheapest amount that beats passing, else passes.
 - **trump**: the suit with the best predicted card points (the same model).
 - **bury**: a few candidate buries (``basic``'s first, then ones that empty short side suits
-  and keep trumps, pairs and points, :func:`.expert_bid.bury_candidates`), each played out in
-  sampled worlds; :func:`pick` chooses.
+  and keep trumps and pairs, keeping point cards or burying them,
+  :func:`.expert_bid.bury_candidates`), each played out in sampled worlds; :func:`pick` chooses.
 - **找朋友** (five seats, the unknown friend): every decision goes to
   :class:`.expert_zpy.ZpyExpert`, the same search on 找朋友 worlds (:mod:`.simulate_zpy`).
 
@@ -71,7 +71,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.4"
+VERSION = "1.5"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -91,8 +91,9 @@ CONFIDENCE = 1.0
 """How sure the search must be before it overrules ``basic``'s first choice: the paired mean
 advantage over that choice, in standard errors (the same sampled worlds for both)."""
 
-BURY_CANDIDATES = 6
-"""Buries compared per bury decision."""
+BURY_CANDIDATES = 12
+"""Buries compared per bury decision, at most (positions have about eight, README "The bury
+search's play-outs"; 1.4 compared six, all of them keeping point cards)."""
 
 BURY_THINK_SCALE = 5.0
 """The bury (one decision a hand, the dealer's) thinks this many times ``think_ms`` (at most
@@ -739,7 +740,8 @@ class ExpertAI:
     # -- bury (RULES.md §4) ------------------------------------------------------------------
     def _bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
         """``basic``'s bury first, then those of :func:`.expert_bid.bury_candidates` (short
-        side suits emptied, trumps, pairs and points kept), at most :data:`BURY_CANDIDATES`."""
+        side suits emptied, trumps and pairs kept, point cards kept or buried), at most
+        :data:`BURY_CANDIDATES`."""
         out = [tuple(sorted(self.basic.choose_bury(view, count)))]
         for cand in expert_bid.bury_candidates(view, count, keep_value):
             if cand not in out:

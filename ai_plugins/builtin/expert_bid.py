@@ -17,9 +17,9 @@ A learned hand evaluation replaces play-outs for the bid and the trump:
   value of passing (:data:`PASS_VALUE`: as a defender against a rival dealer the seat loses a
   little on average), reading the rivals' bids (a rival's bid says it is strong: the defence
   holds more).
-- :func:`bury_candidates` proposes buries that keep trumps and pairs, empty short side
-  suits, and keep point cards out of the kitty (the kitty counts for the dealer only if the
-  dealer wins the last trick, §10).
+- :func:`bury_candidates` proposes buries that keep trumps and pairs and empty short side
+  suits, some keeping point cards out of the kitty and some putting them in (the kitty counts
+  for the dealer only if the dealer wins the last trick, §10, which a dealer usually does).
 
 Everything here is pure Python (the model is a dot product), deterministic, and reads only
 what the seat may know (its hand, the bids so far).
@@ -314,12 +314,23 @@ def choose_trump(view: Any, suits: Sequence[str], model: BidModel | None = None)
     return order[0][0], rows
 
 
+BURY_POINT_WEIGHTS = (1.5, 0.3, -1.0)
+"""The families of :func:`bury_candidates`, by what a card point adds to the cost of burying
+it: 1.5 and 0.3 keep point cards in the hand (to be won in tricks), -1.0 buries them first. A
+kitty's points count for the dealer only if the dealer wins the last trick and are lost to
+nobody otherwise (RULES.md §10), so burying them is often the better bet: on the positions of
+``benchmarks/bury_decisions.py`` (two decks, 600 buries finished by ``basic`` on the real deal)
+the point-burying candidates averaged +3.0 game points over ``basic``'s own bury, the others
++0.35 (README "The bury search's play-outs")."""
+
+
 def bury_candidates(view: Any, count: int, keep_value: Any) -> list[tuple[Card, ...]]:
     """Buries of ``count`` cards from the dealer's hand with the kitty (``view.hand``):
-    side cards only while possible; each candidate empties a different set of short side
-    suits, then adds the cheapest side cards; point cards are avoided (a kitty the dealer
-    loses scores for nobody, but one it keeps is worth its points, §10: the points are left in
-    the hand to be won in tricks instead). ``keep_value(card, ctx, counts)`` rates a card."""
+    side cards only while possible (trumps and above all the red five cost extra); for each
+    weight of :data:`BURY_POINT_WEIGHTS` in turn, one candidate per set of short side suits it
+    can empty (none, each one, each two), then the cheapest other side cards, cards ranked by
+    ``keep_value(card, ctx, counts)`` plus the weight times their points. A list of distinct
+    sorted tuples of ``count`` :class:`Card`, in that order (RULES.md §4, §10)."""
     ctx = view.ctx
     hand = [int(c) for c in view.hand]
     counts = Counter(hand)
@@ -342,7 +353,7 @@ def bury_candidates(view: Any, count: int, keep_value: Any) -> list[tuple[Card, 
         if len(cand) == count and cand not in out:
             out.append(cand)
 
-    for pts_w in (1.5, 0.3):
+    for pts_w in BURY_POINT_WEIGHTS:
         add([], pts_w)
         for s in suits:
             if len(side[s]) <= count:
@@ -390,4 +401,4 @@ def basic_play_out(game: Any, seed: int, max_actions: int = 1000, tricks: int | 
 
 __all__ = ["basic_play_out", "FEATURE_NAMES", "features", "BidModel", "load_model", "expected_gp", "band_edges",
            "candidate_suits", "best_suit", "auction_state", "rival_strength", "pass_value", "bid_values", "choose_bid", "choose_trump",
-           "bury_candidates", "PASS_VALUE", "BID_CUSHION", "RIVAL_EXCESS"]
+           "bury_candidates", "BURY_POINT_WEIGHTS", "PASS_VALUE", "BID_CUSHION", "RIVAL_EXCESS"]
