@@ -2,8 +2,8 @@
 
 ``--build FILE``: deals ``--deals`` hands (seeds ``--seed``..), lets ``basic`` bid and name the
 trump on every seat, and at the dealer's bury takes the expert's candidate buries
-(``ExpertAI._bury_candidates``: ``basic``'s own first, then up to five that empty short side
-suits). Each candidate is buried in the *real* deal and the hand finished by ``basic`` on every
+(``ExpertAI._bury_candidates``: ``basic``'s own first, then those of
+``expert_bid.bury_candidates``, short side suits emptied, point cards kept or buried). Each candidate is buried in the *real* deal and the hand finished by ``basic`` on every
 seat (two play-out seeds, averaged); the dealer's game points (RULES.md §10) are kept per
 candidate, pickled to FILE with the position (about a minute for 600 two-deck deals).
 ``--eval FILE``: lets the expert's bury search, with ``--samples`` sampled deals and the play-out
@@ -20,8 +20,9 @@ decision's gain; ``--paired A B`` prints B's gain minus A's on the same position
     PYTHONPATH=. python benchmarks/bury_decisions.py --paired /tmp/fast.json /tmp/lean.json
 
 Sample counts stand in for thinking time: at ``--think-ms 100`` the bury searches for 500 ms
-(``expert.BURY_THINK_SCALE``), about 30 deals of six candidates with ``fast`` play-outs, 120
-with ``lean`` and 16 with ``hybrid`` on one core of this machine. A measurement script: nothing
+(``expert.BURY_THINK_SCALE``): with 1.4's six candidates about 30 deals with ``fast``
+play-outs, 120 with ``lean`` and 16 with ``hybrid`` on one core of this machine; 1.5's eight
+or so candidates get about half as many each (README "`expert` 1.5"). A measurement script: nothing
 is asserted. The pickle is a local cache, not a data file.
 """
 from __future__ import annotations

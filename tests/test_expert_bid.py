@@ -11,6 +11,7 @@ from ai_plugins.builtin import expert_bid as eb
 from ai_plugins.builtin.basic import keep_value
 from ai_plugins.builtin.expert import ExpertAI
 from engine.cards import Card, make_deck, parse_cards
+from engine.order import TRUMP_INDEX
 from engine.ruleset import hongwu
 from engine.state import Bid, Bury, ChooseTrump, Game, Phase
 
@@ -130,7 +131,7 @@ def test_bury_candidates_offer_to_bury_point_cards():
         g = _at_bury(seed)
         v = g.view(g.dealer)
         cands = eb.bury_candidates(v, v.bury_count, keep_value)
-        side = sorted((c.points for c in v.hand if v.ctx.SUITX[c] != 4), reverse=True)
+        side = sorted((c.points for c in v.hand if v.ctx.SUITX[c] != TRUMP_INDEX), reverse=True)
         most = sum(side[: v.bury_count])  # the most points a bury of side cards can hold
         if most == 0:
             continue
