@@ -2,7 +2,7 @@
 
 ``--build FILE``: deals ``--deals`` hands (seeds ``--seed``..), lets ``basic`` bid and name the
 trump on every seat, and at the dealer's bury takes the expert's candidate buries
-(``ExpertAI._bury_candidates``: ``basic``'s own first, then those of
+(``ExpertAI._bury_candidates``: ``basic``'s own, stored first as the baseline, and those of
 ``expert_bid.bury_candidates``, short side suits emptied, point cards kept or buried). Each candidate is buried in the *real* deal and the hand finished by ``basic`` on every
 seat (two play-out seeds, averaged); the dealer's game points (RULES.md §10) are kept per
 candidate, pickled to FILE with the position (about a minute for 600 two-deck deals).
@@ -72,7 +72,10 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
     for d in range(deals):
         g, me = at_bury(decks, seed + d)
         v = g.view(me)
-        cands = ExpertAI(AISettings(seat=me, options={"samples": 1}))._bury_candidates(v, v.bury_count)
+        ai = ExpertAI(AISettings(seat=me, options={"samples": 1}))
+        cands = ai._bury_candidates(v, v.bury_count)
+        own = tuple(sorted(ai.basic.choose_bury(v, v.bury_count)))
+        cands = [own] + [c for c in cands if c != own]  # basic's bury first: the baseline
         if len(cands) < 2:
             continue
         truth = []

@@ -143,6 +143,27 @@ def test_bury_candidates_offer_to_bury_point_cards():
     assert seen >= 5
 
 
+def test_the_bury_search_defaults_to_burying_point_cards():
+    """The gate's default (candidate 0, kept unless the sampled deals favour another) is the
+    first point-burying candidate, not ``basic``'s bury: side cards only, holding at least as
+    many points as any other candidate of the cheapest cards (RULES.md §4, §10)."""
+    differs = 0
+    for seed in range(4, 14):
+        g = _at_bury(seed)
+        v = g.view(g.dealer)
+        ai = ExpertAI(AISettings(seat=g.dealer, seed=1, options={"samples": 2}))
+        cands = ai._bury_candidates(v, v.bury_count)
+        first = eb.default_bury(v, v.bury_count, keep_value)
+        assert cands[0] == first and len(set(cands)) == len(cands)
+        basic = tuple(sorted(ai.basic.choose_bury(v, v.bury_count)))
+        assert basic in cands
+        if basic != first:
+            differs += 1
+            assert sum(c.points for c in first) >= sum(c.points for c in basic), seed
+        assert all(v.ctx.SUITX[c] != TRUMP_INDEX for c in first)
+    assert differs >= 5
+
+
 def _at_bury(seed: int = 4):
     g = Game.new(hongwu(2), seed=seed)
     g.apply(Bid(g.to_act, 60))

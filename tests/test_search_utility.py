@@ -359,8 +359,13 @@ def test_bury_quality_harness_scores_the_candidates_on_the_real_deal(tmp_path, c
     assert mod.main(["--build", str(path), "--deals", "3", "--seed", "11"]) == 0
     positions = pickle.loads(path.read_bytes())
     assert positions
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin.expert import ExpertAI
     for g, me, cands, truth in positions:
         assert g.to_act == me == g.dealer and len(cands) == len(truth) > 1
+        v = g.view(me)
+        own = ExpertAI(AISettings(seat=me, options={"samples": 1})).basic.choose_bury(v, v.bury_count)
+        assert cands[0] == tuple(sorted(own))  # the baseline, whatever the search's default
         assert all(len(c) == g.view(me).bury_count for c in cands)
         assert all(abs(t) <= 60 for t in truth)
     a, b = tmp_path / "a.json", tmp_path / "b.json"

@@ -37,9 +37,11 @@ samples are used for all candidates of a decision, so that they are compared on 
   as dealer at each legal bid under the band table; the rivals' bids lower the estimate (the
   defence is stronger); it bids the cheapest amount that beats passing, else passes.
 - **trump**: the suit with the best predicted card points (the same model).
-- **bury**: a few candidate buries (``basic``'s first, then ones that empty short side suits
-  and keep trumps and pairs, keeping point cards or burying them,
-  :func:`.expert_bid.bury_candidates`), each played out in sampled worlds; :func:`pick` chooses.
+- **bury**: a few candidate buries (``basic``'s, and ones that empty short side suits and
+  keep trumps and pairs, keeping point cards or burying them,
+  :func:`.expert_bid.bury_candidates`), each played out in sampled worlds; :func:`pick` chooses,
+  keeping the cheapest point-burying bury (:func:`.expert_bid.default_bury`) unless the
+  sampled deals favour another.
 - **找朋友** (five seats, the unknown friend): every decision goes to
   :class:`.expert_zpy.ZpyExpert`, the same search on 找朋友 worlds (:mod:`.simulate_zpy`).
 
@@ -71,7 +73,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.5"
+VERSION = "1.6"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -739,14 +741,22 @@ class ExpertAI:
 
     # -- bury (RULES.md §4) ------------------------------------------------------------------
     def _bury_candidates(self, view: Any, count: int) -> list[tuple[Card, ...]]:
-        """``basic``'s bury first, then those of :func:`.expert_bid.bury_candidates` (short
-        side suits emptied, trumps and pairs kept, point cards kept or buried), at most
-        :data:`BURY_CANDIDATES`."""
+        """The candidate buries, at most :data:`BURY_CANDIDATES`, the default of the search's
+        gate (:func:`pick`) first: ``basic``'s bury and those of
+        :func:`.expert_bid.bury_candidates` (short side suits emptied, trumps and pairs kept,
+        point cards kept or buried), with the first of :func:`.expert_bid.default_bury`'s
+        family (the cheapest cards, point cards first) moved to the front (RULES.md §4,
+        §10)."""
         out = [tuple(sorted(self.basic.choose_bury(view, count)))]
         for cand in expert_bid.bury_candidates(view, count, keep_value):
             if cand not in out:
                 out.append(cand)
-        return out[:BURY_CANDIDATES]
+        out = out[:BURY_CANDIDATES]
+        first = expert_bid.default_bury(view, count, keep_value)
+        if first in out:
+            out.remove(first)
+            out.insert(0, first)
+        return out
 
     def choose_bury(self, view: Any, count: int) -> list[Card]:
         """The candidate bury with the best mean result in sampled play-outs."""

@@ -331,6 +331,11 @@ def bury_candidates(view: Any, count: int, keep_value: Any) -> list[tuple[Card, 
     can empty (none, each one, each two), then the cheapest other side cards, cards ranked by
     ``keep_value(card, ctx, counts)`` plus the weight times their points. A list of distinct
     sorted tuples of ``count`` :class:`Card`, in that order (RULES.md §4, §10)."""
+    return _bury_family(view, count, keep_value, BURY_POINT_WEIGHTS)
+
+
+def _bury_family(view: Any, count: int, keep_value: Any, weights: Sequence[float]) -> list[tuple[Card, ...]]:
+    """:func:`bury_candidates` for the point weights ``weights`` (in turn)."""
     ctx = view.ctx
     hand = [int(c) for c in view.hand]
     counts = Counter(hand)
@@ -353,7 +358,7 @@ def bury_candidates(view: Any, count: int, keep_value: Any) -> list[tuple[Card, 
         if len(cand) == count and cand not in out:
             out.append(cand)
 
-    for pts_w in BURY_POINT_WEIGHTS:
+    for pts_w in weights:
         add([], pts_w)
         for s in suits:
             if len(side[s]) <= count:
@@ -363,6 +368,22 @@ def bury_candidates(view: Any, count: int, keep_value: Any) -> list[tuple[Card, 
                 if len(side[a]) + len(side[b]) <= count:
                     add(side[a] + side[b], pts_w)
     return out
+
+
+BURY_DEFAULT_WEIGHT = -1.0
+"""The family of :func:`bury_candidates` (a weight of :data:`BURY_POINT_WEIGHTS`) whose first
+candidate is the bury search's default, the one the search keeps unless its sampled deals favour
+another (:func:`.expert.pick`). README "`expert` 1.6": on the positions of
+``benchmarks/bury_decisions.py`` that candidate alone gained more over ``basic``'s bury than the
+search did with ``basic``'s bury as its default."""
+
+
+def default_bury(view: Any, count: int, keep_value: Any) -> tuple[Card, ...]:
+    """The first candidate of :func:`bury_candidates` for the weight
+    :data:`BURY_DEFAULT_WEIGHT`: ``count`` side cards (trumps only once the side cards run
+    out) of the least keep value less their points, so point cards go first; a sorted tuple of
+    :class:`Card` (RULES.md §4, §10)."""
+    return _bury_family(view, count, keep_value, (BURY_DEFAULT_WEIGHT,))[0]
 
 
 def basic_play_out(game: Any, seed: int, max_actions: int = 1000, tricks: int | None = None) -> None:
@@ -401,4 +422,4 @@ def basic_play_out(game: Any, seed: int, max_actions: int = 1000, tricks: int | 
 
 __all__ = ["basic_play_out", "FEATURE_NAMES", "features", "BidModel", "load_model", "expected_gp", "band_edges",
            "candidate_suits", "best_suit", "auction_state", "rival_strength", "pass_value", "bid_values", "choose_bid", "choose_trump",
-           "bury_candidates", "BURY_POINT_WEIGHTS", "PASS_VALUE", "BID_CUSHION", "RIVAL_EXCESS"]
+           "bury_candidates", "default_bury", "BURY_DEFAULT_WEIGHT", "BURY_POINT_WEIGHTS", "PASS_VALUE", "BID_CUSHION", "RIVAL_EXCESS"]
