@@ -13,16 +13,23 @@ view, and prints its mean gain in game points per bury over ``basic``'s bury wit
 interval, how often it chose another bury, and what an oracle choosing per position would gain
 (an upper bound inflated by the noise of one deal per candidate). ``--json FILE`` keeps each
 decision's gain; ``--paired A B`` prints B's gain minus A's on the same positions.
+``--build`` with ``--weights W,W..`` also scores the candidates of more families of
+``expert_bid.bury_candidates`` (those point weights), which the search does not see;
+``--families FILE`` prints, per family (``--weights``, default the search's own), the mean
+gain of its candidates, of its first one alone and of an oracle within it.
 
     PYTHONPATH=. python benchmarks/bury_decisions.py --build /tmp/bury2.pkl --deals 600 --seed 424242
     PYTHONPATH=. python benchmarks/bury_decisions.py --eval /tmp/bury2.pkl --finish fast --samples 30 --json /tmp/fast.json
     PYTHONPATH=. python benchmarks/bury_decisions.py --eval /tmp/bury2.pkl --finish lean --samples 120 --json /tmp/lean.json
     PYTHONPATH=. python benchmarks/bury_decisions.py --paired /tmp/fast.json /tmp/lean.json
+    PYTHONPATH=. python benchmarks/bury_decisions.py --build /tmp/wide.pkl --deals 600 --weights 1.5,0.3,-1,-3
+    PYTHONPATH=. python benchmarks/bury_decisions.py --families /tmp/wide.pkl --weights 1.5,0.3,-1,-3
 
 Sample counts stand in for thinking time: at ``--think-ms 100`` the bury searches for 500 ms
 (``expert.BURY_THINK_SCALE``): with 1.4's six candidates about 30 deals with ``fast``
 play-outs, 120 with ``lean`` and 16 with ``hybrid`` on one core of this machine; 1.5's eight
-or so candidates get about half as many each (README "`expert` 1.5"). A measurement script: nothing
+or so candidates get about half as many each (README "`expert` 1.5"), and more samples than
+that gained nothing in 1.6 (README "`expert` 1.6"). A measurement script: nothing
 is asserted. The pickle is a local cache, not a data file.
 """
 from __future__ import annotations
@@ -33,13 +40,15 @@ import pickle
 import statistics
 import sys
 from pathlib import Path
+from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin.basic import BasicAI  # noqa: E402
 from ai_plugins.builtin.expert import BURY_FINISHES, ExpertAI  # noqa: E402
-from ai_plugins.builtin.expert_bid import basic_play_out  # noqa: E402
+from ai_plugins.builtin.basic import keep_value  # noqa: E402
+from ai_plugins.builtin.expert_bid import BURY_POINT_WEIGHTS, basic_play_out, bury_candidates  # noqa: E402
 from ai_plugins.ratings import ci95_half_width  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Bid, Bury, ChooseTrump, Game, Phase  # noqa: E402
@@ -66,8 +75,10 @@ def at_bury(decks: int, seed: int):
     return g, g.to_act
 
 
-def build(path: str, decks: int, deals: int, seed: int) -> None:
-    """Write the positions and each candidate's game points on the real deal to ``path``."""
+def build(path: str, decks: int, deals: int, seed: int, weights: Sequence[float] = ()) -> None:
+    """Write the positions and each candidate's game points on the real deal to ``path``;
+    ``weights``: point weights of more families of ``expert_bid.bury_candidates`` whose
+    candidates are scored too (after the search's own, for ``--families``)."""
     out = []
     for d in range(deals):
         g, me = at_bury(decks, seed + d)
@@ -76,6 +87,8 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
         cands = ai._bury_candidates(v, v.bury_count)
         own = tuple(sorted(ai.basic.choose_bury(v, v.bury_count)))
         cands = [own] + [c for c in cands if c != own]  # basic's bury first: the baseline
+        if weights:
+            cands += [c for c in bury_candidates(v, v.bury_count, keep_value, weights) if c not in cands]
         if len(cands) < 2:
             continue
         truth = []
@@ -115,6 +128,32 @@ def evaluate(path: str, finish: str, samples: int, options: dict, json_path: str
                        "gains": gains}, f)
 
 
+def families(path: str, weights: Sequence[float]) -> None:
+    """Print, for each point weight of ``weights``, what the candidates of that family of
+    ``expert_bid.bury_candidates`` gain over ``basic``'s bury on the positions of ``path``: on
+    average, its first candidate (no side suit emptied) alone, and an oracle within it."""
+    with open(path, "rb") as f:
+        positions = pickle.load(f)
+    print(f"{len(positions)} buries, {statistics.fmean(len(p[2]) for p in positions):.1f} candidates "
+          f"each; oracle over all {statistics.fmean(max(p[3]) - p[3][0] for p in positions):+.2f}")
+    for w in weights:
+        mean, first, best = [], [], []
+        for g, me, cands, truth in positions:
+            v = g.view(me)
+            idx = [cands.index(c) for c in bury_candidates(v, v.bury_count, keep_value, (w,)) if c in cands]
+            if not idx:
+                continue
+            mean.append(statistics.fmean(truth[i] for i in idx) - truth[0])
+            first.append(truth[idx[0]] - truth[0])
+            best.append(max(truth[i] for i in idx) - truth[0])
+        if not mean:
+            print(f"weight {w:+.1f}: no candidate of this family was scored (build with --weights)")
+            continue
+        print(f"weight {w:+.1f}: family mean {statistics.fmean(mean):+.2f} ± {ci95_half_width(mean):.2f}, "
+              f"its first candidate {statistics.fmean(first):+.2f} ± {ci95_half_width(first):.2f}, "
+              f"oracle within it {statistics.fmean(best):+.2f} ({len(mean)} buries)")
+
+
 def paired(a_path: str, b_path: str) -> None:
     """Print ``b``'s gain minus ``a``'s on the same positions with its 95% interval."""
     with open(a_path, encoding="utf-8") as f:
@@ -144,15 +183,21 @@ def main(argv=None) -> int:
     p.add_argument("--json", help="with --eval: write each bury's gain to this file")
     p.add_argument("--paired", nargs=2, metavar=("A", "B"),
                    help="compare two --json files of the same positions: B's gain minus A's")
+    p.add_argument("--weights", help="point weights of bury families, comma-separated: with --build, "
+                   "more families scored beside the search's; with --families, the families reported")
+    p.add_argument("--families", metavar="FILE", help="per-family gains of a --build FILE")
     ns = p.parse_args(argv)
+    weights = [float(w) for w in ns.weights.split(",")] if ns.weights else []
     if ns.build:
-        build(ns.build, ns.decks, ns.deals, ns.seed)
+        build(ns.build, ns.decks, ns.deals, ns.seed, weights)
+    if ns.families:
+        families(ns.families, weights or BURY_POINT_WEIGHTS)
     if ns.eval:
         evaluate(ns.eval, ns.finish, ns.samples, dict(o.split("=", 1) for o in ns.option), ns.json)
     if ns.paired:
         paired(*ns.paired)
-    if not (ns.build or ns.eval or ns.paired):
-        p.error("give --build FILE and/or --eval FILE, or --paired A B")
+    if not (ns.build or ns.eval or ns.paired or ns.families):
+        p.error("give --build FILE and/or --eval FILE, or --paired A B, or --families FILE")
     return 0
 
 

@@ -378,3 +378,11 @@ def test_bury_quality_harness_scores_the_candidates_on_the_real_deal(tmp_path, c
     assert "+0.000 ± 0.000" in capsys.readouterr().out
     assert mod.main(["--paired", str(a), str(b)]) == 0
     assert "lean 2 minus fast 2" in capsys.readouterr().out
+    wide = tmp_path / "wide.pkl"
+    assert mod.main(["--build", str(wide), "--deals", "3", "--seed", "11", "--weights=-3"]) == 0
+    widened = pickle.loads(wide.read_bytes())
+    assert [len(p[2]) for p in widened] >= [len(p[2]) for p in positions]
+    assert all(w[2][:len(p[2])] == p[2] and w[3][:len(p[3])] == p[3] for w, p in zip(widened, positions))
+    assert mod.main(["--families", str(wide), "--weights=-1,-3"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("family mean") == 2 and "weight -3.0" in out

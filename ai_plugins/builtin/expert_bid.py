@@ -324,18 +324,16 @@ the point-burying candidates averaged +3.0 game points over ``basic``'s own bury
 +0.35 (README "The bury search's play-outs")."""
 
 
-def bury_candidates(view: Any, count: int, keep_value: Any) -> list[tuple[Card, ...]]:
+def bury_candidates(view: Any, count: int, keep_value: Any,
+                    weights: Sequence[float] | None = None) -> list[tuple[Card, ...]]:
     """Buries of ``count`` cards from the dealer's hand with the kitty (``view.hand``):
     side cards only while possible (trumps and above all the red five cost extra); for each
-    weight of :data:`BURY_POINT_WEIGHTS` in turn, one candidate per set of short side suits it
-    can empty (none, each one, each two), then the cheapest other side cards, cards ranked by
-    ``keep_value(card, ctx, counts)`` plus the weight times their points. A list of distinct
-    sorted tuples of ``count`` :class:`Card`, in that order (RULES.md §4, §10)."""
-    return _bury_family(view, count, keep_value, BURY_POINT_WEIGHTS)
-
-
-def _bury_family(view: Any, count: int, keep_value: Any, weights: Sequence[float]) -> list[tuple[Card, ...]]:
-    """:func:`bury_candidates` for the point weights ``weights`` (in turn)."""
+    point weight of ``weights`` in turn (default :data:`BURY_POINT_WEIGHTS`), one candidate per
+    set of short side suits it can empty (none, each one, each two), then the cheapest other
+    side cards, cards ranked by ``keep_value(card, ctx, counts)`` plus the weight times their
+    points. A list of distinct sorted tuples of ``count`` :class:`Card`, in that order
+    (RULES.md §4, §10)."""
+    weights = BURY_POINT_WEIGHTS if weights is None else weights
     ctx = view.ctx
     hand = [int(c) for c in view.hand]
     counts = Counter(hand)
@@ -383,7 +381,7 @@ def default_bury(view: Any, count: int, keep_value: Any) -> tuple[Card, ...]:
     :data:`BURY_DEFAULT_WEIGHT`: ``count`` side cards (trumps only once the side cards run
     out) of the least keep value less their points, so point cards go first; a sorted tuple of
     :class:`Card` (RULES.md §4, §10)."""
-    return _bury_family(view, count, keep_value, (BURY_DEFAULT_WEIGHT,))[0]
+    return bury_candidates(view, count, keep_value, (BURY_DEFAULT_WEIGHT,))[0]
 
 
 def basic_play_out(game: Any, seed: int, max_actions: int = 1000, tricks: int | None = None) -> None:
