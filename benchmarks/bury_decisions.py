@@ -3,8 +3,9 @@
 ``--build FILE``: deals ``--deals`` hands (seeds ``--seed``..), lets ``basic`` bid and name the
 trump on every seat, and at the dealer's bury takes the expert's candidate buries
 (``ExpertAI._bury_candidates``: ``basic``'s own, stored first as the baseline, and those of
-``expert_bid.bury_candidates``, short side suits emptied, point cards kept or buried). Each candidate is buried in the *real* deal and the hand finished by ``basic`` on every
-seat (two play-out seeds, averaged); the dealer's game points (RULES.md §10) are kept per
+``expert_bid.bury_candidates``, short side suits emptied, point cards kept or buried). Each
+candidate is buried in the *real* deal and the hand finished by ``basic`` on every seat (two
+play-out seeds, averaged); the dealer's game points (RULES.md §10) are kept per
 candidate, pickled to FILE with the position (about a minute for 600 two-deck deals).
 ``--eval FILE``: lets the expert's bury search, with ``--samples`` sampled deals and the play-out
 of ``--finish`` (the option ``bury_finish``: ``fast``, ``lean``, ``hybrid`` or ``basic``; more
@@ -45,9 +46,8 @@ from typing import Sequence
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai_plugins.base import AISettings  # noqa: E402
-from ai_plugins.builtin.basic import BasicAI  # noqa: E402
+from ai_plugins.builtin.basic import BasicAI, keep_value  # noqa: E402
 from ai_plugins.builtin.expert import BURY_FINISHES, ExpertAI  # noqa: E402
-from ai_plugins.builtin.basic import keep_value  # noqa: E402
 from ai_plugins.builtin.expert_bid import BURY_POINT_WEIGHTS, basic_play_out, bury_candidates  # noqa: E402
 from ai_plugins.ratings import ci95_half_width  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402

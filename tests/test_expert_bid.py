@@ -145,8 +145,8 @@ def test_bury_candidates_offer_to_bury_point_cards():
 
 def test_the_bury_search_defaults_to_burying_point_cards():
     """The gate's default (candidate 0, kept unless the sampled deals favour another) is the
-    first point-burying candidate, not ``basic``'s bury: side cards only, holding at least as
-    many points as any other candidate of the cheapest cards (RULES.md §4, §10)."""
+    first point-burying candidate, not ``basic``'s bury (still among the candidates): side
+    cards only, holding at least as many points as ``basic``'s bury (RULES.md §4, §10)."""
     differs = 0
     for seed in range(4, 14):
         g = _at_bury(seed)
