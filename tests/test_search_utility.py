@@ -299,6 +299,60 @@ def test_finish_auto_uses_hybrid_finishes_only_for_long_timed_searches():
         finish(finish="hybrid", finish_tricks=0)
 
 
+def test_dealer_finish_defaults_to_finish_and_an_explicit_value_wins():
+    """``dealer_finish`` (default unset): the dealer's searches finish as ``finish`` resolves
+    (``auto`` included); ``lean``, ``basic`` or ``hybrid`` override it for the dealer only;
+    anything else is refused."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+
+    def ai(**options):
+        return expert.ExpertAI(AISettings(seat=0, seed=1, options=options))
+
+    assert ai(think_ms=100).dealer_finish == "lean"
+    assert ai(think_ms=expert.FINISH_LONG_MS).dealer_finish == "hybrid"
+    assert ai(think_ms=100, samples=4, finish="basic").dealer_finish == "basic"
+    x = ai(think_ms=100, dealer_finish="hybrid")
+    assert (x.dealer_finish, x.finish) == ("hybrid", "lean")
+    assert ai(think_ms=1000, dealer_finish="lean").dealer_finish == "lean"
+    with pytest.raises(ValueError, match="dealer_finish"):
+        ai(dealer_finish="auto")
+
+
+def test_the_dealers_play_search_finishes_with_basic_and_the_defenders_lean(monkeypatch):
+    """With ``dealer_finish=hybrid`` and ``finish=lean`` the dealer's sampled worlds go to the
+    hybrid finish (``_hybrid_outcomes``) and a defender's to the lean play-out, on a real
+    position; both still choose a legal play."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.runner import basic_position
+
+    calls = []
+    real = expert.ExpertAI._hybrid_outcomes
+
+    def spy(self, world, cands, me, active=None):
+        calls.append(me == world.dealer)
+        return real(self, world, cands, me, active)
+
+    monkeypatch.setattr(expert.ExpertAI, "_hybrid_outcomes", spy)
+    g = basic_position(hongwu(2), 11, 2)
+    for s in range(4):
+        g2 = g.clone()
+        while g2.to_act != s:  # let basic play up to seat s
+            v = g2.view(g2.to_act)
+            g2.apply(expert.Play(g2.to_act, tuple(expert.BasicAI().ranked_plays(v, v.play_options())[0][1])))
+        v = g2.view(s)
+        opts = v.play_options()
+        ai = expert.ExpertAI(AISettings(seat=s, seed=3, options={
+            "samples": 3, "finish": "lean", "dealer_finish": "hybrid", "finish_tricks": 2}))
+        before = len(calls)
+        assert opts.is_legal(tuple(ai.choose_play(v, opts)))
+        ranked = ai.basic.ranked_plays(v, opts)
+        searched = len(ranked) > 1 and len(v.hand) > len(ranked[0][1])
+        assert len(calls) - before == (3 if searched and s == g.dealer else 0)
+    assert calls and all(calls)
+
+
 def test_basic_play_out_can_stop_after_some_tricks_at_a_trick_boundary():
     """``expert_bid.basic_play_out(game, seed, tricks=K)`` plays exactly K more tricks (the one
     in progress counting as the first) and leaves the game in play between tricks, with the

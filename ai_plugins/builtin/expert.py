@@ -29,7 +29,8 @@ samples are used for all candidates of a decision, so that they are compared on 
   seat, each seat seeing only its own cards, play the next :data:`FINISH_TRICKS` tricks of
   each candidate's play-out (:func:`.expert_bid.basic_play_out`) before the lean play-out
   settles the rest: dearer, but it keeps gaining from more samples where the lean play-out
-  does not (README "Arena results"). Its thinking time is CPU time of the deciding thread
+  does not (README "Arena results"); the experimental option ``dealer_finish``
+  (:data:`DEALER_FINISH`) finishes the dealer's own searches another way. Its thinking time is CPU time of the deciding thread
   (:meth:`ExpertAI._cpu_loop`), so a busy machine does not starve it.
 - **bid**: a learned hand evaluation (:mod:`.expert_bid`: features of the dealt hand for
   each suit, a linear model of the mean and spread of the dealer's card points fitted on
@@ -165,6 +166,13 @@ samples: +0.263 a decision either way; three tricks +0.203, two +0.100, one +0.0
 
 FINISH_LONG_MS = 300
 """Thinking time per decision (ms) from which ``finish="auto"`` uses the hybrid finish."""
+
+DEALER_FINISH: str | None = None
+"""How the play search finishes a candidate when the deciding seat is the dealer (option
+``dealer_finish``: ``"lean"``, ``"basic"`` or ``"hybrid"`` as for :data:`FINISH`); None, the
+default: as ``finish`` resolves. Experimental: the dealer's decisions weigh three times a
+defender's (RULES.md §10) and the decision measure favoured the hybrid for them at 100 ms, but
+400 arena deals did not (README "Tried after 1.6")."""
 
 REFINE = 0
 """Challengers the play search re-examines with ``basic`` finishes after its lean search
@@ -320,6 +328,12 @@ class ExpertAI:
         """How the play search finishes a candidate in a sampled world, ``"lean"`` or
         ``"basic"`` or ``"hybrid"`` (option ``finish``, default :data:`FINISH`, ``"auto"``
         resolved here)."""
+        dealer_finish = options.get("dealer_finish", DEALER_FINISH)
+        if dealer_finish is not None and dealer_finish not in ("lean", "basic", "hybrid"):
+            raise ValueError(f"expert option dealer_finish must be lean, basic or hybrid, not {dealer_finish!r}")
+        self.dealer_finish = finish if dealer_finish is None else str(dealer_finish)
+        """How the play search finishes a candidate when this seat is the dealer (option
+        ``dealer_finish``, default :data:`DEALER_FINISH`: as :attr:`finish`)."""
         self.finish_tricks = int(float(options.get("finish_tricks", FINISH_TRICKS)))
         """With ``finish="hybrid"``: tricks ``basic`` plays before the lean play-out takes over
         (option ``finish_tricks``, :data:`FINISH_TRICKS`; ValueError unless at least 1)."""
@@ -523,9 +537,10 @@ class ExpertAI:
         :func:`.simulate.rollout_action` when it is a tractor (unless the option ``tractors``
         is on) or a throw, the rest of the hand by the lean play-out
         (:func:`.fastsim.fast_settle`); with ``finish`` ``"basic"``, :meth:`_basic_outcomes`."""
-        if self.finish == "basic":
+        finish_kind = self.dealer_finish if me == world.dealer else self.finish
+        if finish_kind == "basic":
             return self._basic_outcomes(world, cands, me, active)
-        if self.finish == "hybrid":
+        if finish_kind == "hybrid":
             return self._hybrid_outcomes(world, cands, me, active)
         base = None
         sx = world.ctx.SUITX
