@@ -18,6 +18,9 @@ interval (two variants scored on one pickle are paired decision by decision, so 
 difference is measured far more precisely than either gain). ``--real-world`` is a diagnostic:
 the search plays its candidates out on the real deal instead of sampled worlds (what it would
 choose if it could see every hand), which separates the play-out's error from the sampling's.
+``--no-prune`` plays every candidate out in every world (none dropped early), so that all gates
+score the same play-outs. Each gate's lines also split the gain by kind of decision: the
+dealer's and the defenders' leads and follows.
 
     PYTHONPATH=. python benchmarks/play_decisions.py --build /tmp/pos.pkl --deals 400 --seed 7100
     PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --samples 30 --confidence 0,0.5,1 --margin 0,0.5
@@ -79,7 +82,7 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
 
 def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
              options: dict[str, str], role: str = "all", out: str | None = None,
-             real_world: bool = False, limit: int | None = None) -> None:
+             real_world: bool = False, limit: int | None = None, prune: bool = True) -> None:
     with open(path, "rb") as f:
         positions = pickle.load(f)
     if limit:  # a quick screen: the first positions only
@@ -94,13 +97,17 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
     switched = {gate: 0 for gate in gates}
     oracle = []
     dealer = []
+    kinds = []
     t0 = time.perf_counter()
     for i, (g, s, cands, vals, cps) in enumerate(positions):
         dealer.append(s == g.dealer)
+        kinds.append(f"{'dealer' if s == g.dealer else 'defender'} {'follows' if g.current else 'leads'}")
         ex = E.ExpertAI(AISettings(seat=s, seed=i, options={"samples": samples, **options}))
         if real_world:  # a diagnostic: every "sampled" world is the real deal
             with mock.patch.object(E, "sample_world", lambda view, rng, g=g, **kw: g.clone()):
                 rows, used = ex._search(g.view(s), list(cands))
+        elif not prune:  # every candidate in every world
+            rows, used = ex._play_rows(g.view(s), list(cands), prune=False), list(cands)
         else:
             rows, used = ex._search(g.view(s), list(cands))
         for gate in gates:
@@ -125,6 +132,10 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
             if len(r) > 1:
                 print(f"    {side}: {len(r)} decisions, gain {statistics.fmean(r):+.3f} ± {ci95_half_width(r):.3f} "
                       f"game points, {statistics.fmean(q):+.2f} ± {ci95_half_width(q):.2f} card points")
+        for kind in ("dealer leads", "dealer follows", "defender leads", "defender follows"):
+            r = [x for x, k in zip(d, kinds) if k == kind]
+            if len(r) > 1:
+                print(f"    {kind}: {len(r)} decisions, gain {statistics.fmean(r):+.3f} ± {ci95_half_width(r):.3f}")
 
 
 def paired(a_path: str, b_path: str) -> None:
@@ -161,6 +172,8 @@ def main(argv=None) -> int:
                    help="score only the dealer's or only the defenders' decisions")
     p.add_argument("--real-world", action="store_true",
                    help="diagnostic: the search plays out the real deal instead of sampled worlds")
+    p.add_argument("--no-prune", action="store_true",
+                   help="with --eval: play every candidate out in every world (no pruning)")
     p.add_argument("--limit", type=int, help="with --eval: score only the first LIMIT positions")
     p.add_argument("--json", help="with --eval: write each decision's gain per gate to this file")
     p.add_argument("--paired", nargs=2, metavar=("A", "B"),
@@ -174,7 +187,7 @@ def main(argv=None) -> int:
         options = dict(o.split("=", 1) for o in ns.option)
         evaluate(ns.eval, ns.samples, [float(x) for x in ns.confidence.split(",")],
                  [float(x) for x in ns.margin.split(",")], options, ns.role, ns.json, ns.real_world,
-                 ns.limit)
+                 ns.limit, not ns.no_prune)
     if ns.paired:
         paired(*ns.paired)
     if not (ns.build or ns.eval or ns.paired):

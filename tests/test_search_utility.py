@@ -236,6 +236,16 @@ def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, cap
     assert mod.main(["--eval", str(path), "--samples", "2", "--role", "dealer", "--real-world"]) == 0
     n_dealer = sum(1 for g, s, *_ in positions if s == g.dealer)
     assert f"{n_dealer} decisions" in capsys.readouterr().out
+    # every candidate in every world, and the gains split by kind of decision
+    assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0.5", "--no-prune"]) == 0
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines() if ln.startswith("    ")]
+    kinds = [ln.split(":")[0] for ln in lines if ln.split(":")[0].endswith(("leads", "follows"))]
+    assert kinds and set(kinds) <= {"dealer leads", "dealer follows", "defender leads", "defender follows"}
+    from collections import Counter
+
+    seen = Counter(f"{'dealer' if s == g.dealer else 'defender'} {'follows' if g.current else 'leads'}"
+                   for g, s, *_ in positions)
+    assert sorted(kinds) == sorted(k for k, n in seen.items() if n > 1)
 
 
 def test_refine_replays_the_best_lean_challengers_with_basic_finishes():
