@@ -30,8 +30,9 @@ samples are used for all candidates of a decision, so that they are compared on 
   each candidate's play-out (:func:`.expert_bid.basic_play_out`) before the lean play-out
   settles the rest: dearer, but it keeps gaining from more samples where the lean play-out
   does not (README "Arena results"); the experimental option ``dealer_finish``
-  (:data:`DEALER_FINISH`) finishes the dealer's own searches another way. Its thinking time is CPU time of the deciding thread
-  (:meth:`ExpertAI._cpu_loop`), so a busy machine does not starve it.
+  (:data:`DEALER_FINISH`) finishes the dealer's own searches another way. Its thinking time
+  is CPU time of the deciding thread (:meth:`ExpertAI._cpu_loop`), so a busy machine does not
+  starve it.
 - **bid**: a learned hand evaluation (:mod:`.expert_bid`: features of the dealt hand for
   each suit, a linear model of the mean and spread of the dealer's card points fitted on
   deals played out by ``basic``, ``tools/train_bid_model.py``) gives the expected game points
@@ -330,7 +331,8 @@ class ExpertAI:
         resolved here)."""
         dealer_finish = options.get("dealer_finish", DEALER_FINISH)
         if dealer_finish is not None and dealer_finish not in ("lean", "basic", "hybrid"):
-            raise ValueError(f"expert option dealer_finish must be lean, basic or hybrid, not {dealer_finish!r}")
+            raise ValueError("expert option dealer_finish must be lean, basic or hybrid, "
+                             f"not {dealer_finish!r}")
         self.dealer_finish = finish if dealer_finish is None else str(dealer_finish)
         """How the play search finishes a candidate when this seat is the dealer (option
         ``dealer_finish``, default :data:`DEALER_FINISH`: as :attr:`finish`)."""
@@ -536,7 +538,9 @@ class ExpertAI:
         candidate not ``active``): the trick in progress is finished by the engine with
         :func:`.simulate.rollout_action` when it is a tractor (unless the option ``tractors``
         is on) or a throw, the rest of the hand by the lean play-out
-        (:func:`.fastsim.fast_settle`); with ``finish`` ``"basic"``, :meth:`_basic_outcomes`."""
+        (:func:`.fastsim.fast_settle`); with ``finish`` ``"basic"``, :meth:`_basic_outcomes`,
+        with ``"hybrid"``, :meth:`_hybrid_outcomes` (for the dealer's own searches
+        :attr:`dealer_finish` decides instead)."""
         finish_kind = self.dealer_finish if me == world.dealer else self.finish
         if finish_kind == "basic":
             return self._basic_outcomes(world, cands, me, active)
