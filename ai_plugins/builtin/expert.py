@@ -101,8 +101,13 @@ search's play-outs"; 1.4 compared six, all of them keeping point cards)."""
 
 BURY_THINK_SCALE = 5.0
 """The bury (one decision a hand, the dealer's) thinks this many times ``think_ms`` (at most
-half the seat's budget): it compares several candidates, and the bid and the trump, which
-used to search too, now take no search time at all (the learned model)."""
+:data:`BURY_BUDGET_SHARE` of the seat's budget): it compares several candidates, and the bid
+and the trump, which used to search too, now take no search time at all (the learned model)."""
+
+BURY_BUDGET_SHARE = 0.45
+"""The bury's thinking time is at most this share of the seat's budget: 0.9 s of the default
+2 s, so that with its last sampled deal the decision stays under a second (at half the budget
+it took 1,008 ms, ``benchmarks/ai_speed.py``)."""
 
 BURY_PLAYOUT = "fast"
 """How a bury's sampled deals are played out (option ``bury_finish``): ``"fast"`` (the
@@ -797,7 +802,8 @@ class ExpertAI:
         # the hand before the kitty was taken is the hand minus the kitty
         dealt = list((Counter(view.hand) - Counter(view.kitty or ())).elements())
 
-        deadline = time.perf_counter() + min(self.think_s * BURY_THINK_SCALE, 0.5 * self._settings.budget_s)
+        deadline = time.perf_counter() + min(self.think_s * BURY_THINK_SCALE,
+                                             BURY_BUDGET_SHARE * self._settings.budget_s)
 
         def late() -> bool:
             return self.samples is None and time.perf_counter() >= deadline
