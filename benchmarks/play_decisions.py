@@ -80,6 +80,16 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
         pickle.dump(positions, f)
 
 
+KINDS = ("dealer leads", "dealer follows", "defender leads", "defender follows")
+"""The kinds of decision each gate's gain is split into (:func:`decision_kind`)."""
+
+
+def decision_kind(game, seat: int) -> str:
+    """One of :data:`KINDS` for ``seat``'s play decision in ``game``: the dealer's or a
+    defender's, leading (no trick in progress) or following."""
+    return f"{'dealer' if seat == game.dealer else 'defender'} {'follows' if game.current else 'leads'}"
+
+
 def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
              options: dict[str, str], role: str = "all", out: str | None = None,
              real_world: bool = False, limit: int | None = None, prune: bool = True) -> None:
@@ -101,7 +111,7 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
     t0 = time.perf_counter()
     for i, (g, s, cands, vals, cps) in enumerate(positions):
         dealer.append(s == g.dealer)
-        kinds.append(f"{'dealer' if s == g.dealer else 'defender'} {'follows' if g.current else 'leads'}")
+        kinds.append(decision_kind(g, s))
         ex = E.ExpertAI(AISettings(seat=s, seed=i, options={"samples": samples, **options}))
         if real_world:  # a diagnostic: every "sampled" world is the real deal
             with mock.patch.object(E, "sample_world", lambda view, rng, g=g, **kw: g.clone()):
@@ -132,7 +142,7 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
             if len(r) > 1:
                 print(f"    {side}: {len(r)} decisions, gain {statistics.fmean(r):+.3f} ± {ci95_half_width(r):.3f} "
                       f"game points, {statistics.fmean(q):+.2f} ± {ci95_half_width(q):.2f} card points")
-        for kind in ("dealer leads", "dealer follows", "defender leads", "defender follows"):
+        for kind in KINDS:
             r = [x for x, k in zip(d, kinds) if k == kind]
             if len(r) > 1:
                 print(f"    {kind}: {len(r)} decisions, gain {statistics.fmean(r):+.3f} ± {ci95_half_width(r):.3f}")

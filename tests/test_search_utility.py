@@ -243,8 +243,7 @@ def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, cap
     assert kinds and set(kinds) <= {"dealer leads", "dealer follows", "defender leads", "defender follows"}
     from collections import Counter
 
-    seen = Counter(f"{'dealer' if s == g.dealer else 'defender'} {'follows' if g.current else 'leads'}"
-                   for g, s, *_ in positions)
+    seen = Counter(mod.decision_kind(g, s) for g, s, *_ in positions)
     assert sorted(kinds) == sorted(k for k, n in seen.items() if n > 1)
 
 
