@@ -114,7 +114,10 @@ class ArenaConfig:
     :class:`~ai_plugins.manager.AIManager`; ``log_level`` (a ``logging`` level) and
     ``plugin_log`` (a file path or None): how worker processes set up their log
     (:func:`ai_plugins.capture.configure_logging`); ``ruleset``: ``"hongwu"`` or
-    ``"zhaopengyou"`` (five seats, three decks; see :mod:`ai_plugins.arena_zpy`).
+    ``"zhaopengyou"`` (five seats, three decks; see :mod:`ai_plugins.arena_zpy`);
+    ``first_deal``: the index of the first deal played (0-based: deals ``first_deal`` to
+    ``first_deal + deals - 1`` of the seed, so a run can be extended by later deals and the
+    runs' ``per_deal`` lists joined; ValueError from :func:`run_arena` if negative).
     """
 
     ais: tuple[str, ...]
@@ -129,6 +132,7 @@ class ArenaConfig:
     log_level: int = logging.WARNING
     plugin_log: str | None = None
     ruleset: str = "hongwu"
+    first_deal: int = 0
 
     @property
     def seats(self) -> int:
@@ -263,7 +267,7 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
               names: Sequence[str] | None = None) -> dict[str, Any]:
     """The numbers the table and ``--json`` show.
 
-    Returns ``{"seed", "decks", "deals", "lineups": ["ABAB", ...], "ais": {label: {"hands",
+    Returns ``{"seed", "decks", "deals", "first_deal", "lineups": ["ABAB", ...], "ais": {label: {"hands",
     "mean_game_points", "ci95", "dealer_rate", "dealer_success_rate", "mean_bid",
     "mean_dealer_final", "faults", "fault_report", "per_deal", "by_role"}}}``; rates are fractions 0..1, ``ci95`` the
     half-width in game points; ``None`` where a number is undefined (no dealer hands, fewer
@@ -285,7 +289,7 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
     letters = "ABCD"
     summary: dict[str, Any] = {
         "seed": config.seed, "decks": config.decks, "deals": len(results),
-        "budget_s": config.budget_s,
+        "first_deal": min(results, default=config.first_deal), "budget_s": config.budget_s,
         "lineups": ["".join(letters[i] for i in lu) for lu in lineups(len(config.ais))],
         "legend": {letters[i]: labels[i] for i in range(len(labels))},
         "ais": {},
@@ -484,6 +488,8 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
     """
     if config.decks not in (2, 3):
         raise ValueError("decks must be 2 or 3")
+    if config.first_deal < 0:
+        raise ValueError("first_deal must be 0 or more")
     if config.ruleset not in ("hongwu", "zhaopengyou"):
         raise ValueError(f"unknown ruleset {config.ruleset!r}")
     lineups(len(config.ais), config.seats)  # validates the AI count
@@ -493,7 +499,7 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
         names = [spec_label(manager.resolve(spec_name(a)).name, a) for a in config.ais]
     executor = executor or local_executor(jobs)
     results: dict[int, list[SeatResult]] = {}
-    for _item, got in executor([(config, range(config.deals))]):
+    for _item, got in executor([(config, range(config.first_deal, config.first_deal + config.deals))]):
         for d, rows in got:
             results[d] = rows
         if progress:
@@ -513,6 +519,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                    help="number of deals (default 100), not hands: each deal is played once "
                         "per line-up (2 AIs: 2 line-ups, 3 AIs: 12, 4 AIs: 4), so N deals give "
                         "each AI 4*N hands (16*N with 3 AIs)")
+    p.add_argument("--first-deal", type=int, default=0, metavar="K",
+                   help="play the seed's deals K to K+N-1 (0-based, default 0): extends an "
+                        "earlier run of N=K deals on the same seed; join the runs' per_deal "
+                        "lists to compare them deal by deal")
     p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="decks (default 2)")
     p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
                    help="hongwu (红五, default) or zhaopengyou (找朋友: five seats, 1 to 5 AIs, "
@@ -545,6 +555,9 @@ def run_cli(ns: argparse.Namespace) -> int:
     if ns.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
         return 2
+    if ns.first_deal < 0:
+        print("error: --first-deal must be 0 or more", file=sys.stderr)
+        return 2
     level = log_level(ns, os.environ.get("HONGWU_LOG", "WARNING"))
     try:
         configure_logging(level, getattr(ns, "plugin_log", None))
@@ -559,7 +572,7 @@ def run_cli(ns: argparse.Namespace) -> int:
         ais=tuple(ns.ai), deals=ns.hands, decks=ns.decks, seed=seed, budget_s=ns.budget,
         options=options, plugin_dirs=tuple(ns.plugin_dir), user_dir=not ns.no_user_plugins,
         log_level=level, plugin_log=getattr(ns, "plugin_log", None),
-        ruleset=getattr(ns, "ruleset", "hongwu"),
+        ruleset=getattr(ns, "ruleset", "hongwu"), first_deal=ns.first_deal,
     )
     from .cluster import ClusterError, executor_from_args
 

@@ -92,7 +92,7 @@ def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int
 
 def summarize_zpy(config: Any, results: dict[int, list[ZpySeatResult]], labels: list[str],
                   lineup_names: list[str]) -> dict[str, Any]:
-    """``{"ruleset": "zhaopengyou", "seed", "deals", "lineups", "legend", "ais": {label:
+    """``{"ruleset": "zhaopengyou", "seed", "deals", "first_deal", "lineups", "legend", "ais": {label:
     {"hands", "mean_level_gain", "ci95", "dealer_rate", "dealer_win_rate", "friend_rate",
     "win_rate", "faults", "fault_report"}}}``; rates are fractions 0..1, ``None`` where
     undefined; ``faults`` and ``fault_report`` as in :func:`ai_plugins.arena.summarize`."""
@@ -101,6 +101,7 @@ def summarize_zpy(config: Any, results: dict[int, list[ZpySeatResult]], labels: 
     letters = "ABCDE"
     summary: dict[str, Any] = {
         "ruleset": "zhaopengyou", "seed": config.seed, "deals": len(results),
+        "first_deal": min(results, default=config.first_deal),
         "budget_s": config.budget_s, "lineups": lineup_names,
         "legend": {letters[i]: labels[i] for i in range(len(labels))}, "ais": {},
     }

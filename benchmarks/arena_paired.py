@@ -11,8 +11,10 @@ file after the first, the mean of the per-deal differences of the chosen AI with
     hongwu arena --ai expert@confidence=0.5 --ai basic --hands 60 --seed 9 --think-ms 100 --json /tmp/b.json
     python benchmarks/arena_paired.py /tmp/a.json /tmp/b.json
 
-``--label`` names the AI to compare (default: the first AI of each file). A measurement
-script: nothing is asserted.
+``--label`` names the AI to compare (default: the first AI of each file). Runs are paired on
+the deals they share (by deal index), and a run may be several files joined by commas: an
+arena extended with ``--first-deal`` (e.g. ``a.json,a2.json`` for deals 0–199 and 200–399).
+A measurement script: nothing is asserted.
 """
 from __future__ import annotations
 
@@ -36,31 +38,54 @@ def paired(a: list[float], b: list[float]) -> tuple[float, float]:
     return statistics.fmean(d), ci95_half_width(d)
 
 
-def _series(path: str, label: str | None) -> tuple[str, list[float]]:
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    ais = data["ais"]
-    name = label if label is not None else next(iter(ais))
-    if name not in ais:
-        raise SystemExit(f"{path}: no AI {name!r} (has {', '.join(ais)})")
-    if "per_deal" not in ais[name]:
-        raise SystemExit(f"{path}: no per-deal numbers (written by an older arena)")
-    return name, ais[name]["per_deal"]
+def _series(path: str, label: str | None) -> tuple[str, dict[int, float]]:
+    """``(AI label, {deal index: mean game points})`` of one arena ``--json`` file, or of
+    several joined by commas (runs of the same seed on later deals, ``--first-deal``); a deal
+    played twice raises SystemExit, as do a missing AI or a file without per-deal numbers."""
+    name, out = None, {}
+    for part in path.split(","):
+        with open(part, encoding="utf-8") as fh:
+            data = json.load(fh)
+        ais = data["ais"]
+        name = label if label is not None else next(iter(ais))
+        if name not in ais:
+            raise SystemExit(f"{part}: no AI {name!r} (has {', '.join(ais)})")
+        if "per_deal" not in ais[name]:
+            raise SystemExit(f"{part}: no per-deal numbers (written by an older arena)")
+        first = int(data.get("first_deal", 0))
+        for i, x in enumerate(ais[name]["per_deal"]):
+            if first + i in out:
+                raise SystemExit(f"{part}: deal {first + i} is in two of the joined runs")
+            out[first + i] = float(x)
+    assert name is not None
+    return name, out
+
+
+def common(a: dict[int, float], b: dict[int, float]) -> tuple[list[float], list[float]]:
+    """The two runs' numbers on the deals both played, in deal order."""
+    deals = sorted(set(a) & set(b))
+    return [a[d] for d in deals], [b[d] for d in deals]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the paired comparison of the runs named on the command line."""
+    """Print the paired comparison of the runs named on the command line (each run a file
+    or comma-joined files; runs are compared on the deals both played)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("runs", nargs="+", help="arena --json files, the baseline first")
+    ap.add_argument("runs", nargs="+", help="arena --json files, the baseline first; "
+                    "A.json,B.json joins runs of later deals (--first-deal)")
     ap.add_argument("--label", help="the AI to compare (default: each file's first AI)")
     ns = ap.parse_args(argv)
     base_name, base = _series(ns.runs[0], ns.label)
-    m0 = statistics.fmean(base)
+    m0 = statistics.fmean(base.values())
     print(f"{ns.runs[0]}: {base_name} {m0:+.2f} over {len(base)} deals (baseline)")
     for path in ns.runs[1:]:
         name, other = _series(path, ns.label)
-        diff, half = paired(base, other)
-        print(f"{path}: {name} {statistics.fmean(other):+.2f}; paired difference {diff:+.2f} ± {half:.2f}")
+        a, b = common(base, other)
+        if len(a) < 2:
+            raise SystemExit(f"{path}: fewer than 2 deals in common with the baseline")
+        diff, half = paired(a, b)
+        print(f"{path}: {name} {statistics.fmean(b):+.2f} (baseline {statistics.fmean(a):+.2f}) "
+              f"over {len(a)} common deals; paired difference {diff:+.2f} ± {half:.2f}")
     return 0
 
 

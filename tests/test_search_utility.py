@@ -122,6 +122,32 @@ def test_arena_reports_per_deal_means_and_roles_that_add_up():
         mod.paired(a, b[:2])
 
 
+def test_arena_first_deal_extends_a_run_and_the_paired_script_joins_the_parts(tmp_path, capsys):
+    """``first_deal`` plays the seed's later deals: deals 0-1 and 2-3 played as two runs are
+    deals 0-3 of one run, and ``arena_paired.py a.json,b.json`` joins them by deal index."""
+    def run(first: int, deals: int) -> dict:
+        config = ArenaConfig(ais=("basic", "random"), deals=deals, seed=12, user_dir=False,
+                             entry_points=False, first_deal=first)
+        return run_arena(config, jobs=1)
+
+    whole, head, tail = run(0, 4), run(0, 2), run(2, 2)
+    assert (head["first_deal"], tail["first_deal"]) == (0, 2)
+    assert head["ais"]["basic"]["per_deal"] + tail["ais"]["basic"]["per_deal"] == whole["ais"]["basic"]["per_deal"]
+    paths = []
+    for name, summary in (("whole", whole), ("head", head), ("tail", tail)):
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(summary), encoding="utf-8")
+    mod = _script("benchmarks/arena_paired.py")
+    assert mod.main([str(paths[0]), f"{paths[1]},{paths[2]}", str(paths[2])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "over 4 common deals; paired difference +0.00 ± 0.00" in out[1]
+    assert "over 2 common deals" in out[2]
+    with pytest.raises(SystemExit):  # a deal in two of the joined runs
+        mod.main([str(paths[0]), f"{paths[1]},{paths[0]}"])
+    with pytest.raises(ValueError):
+        run(-1, 2)
+
+
 def _play_decisions(deals: int, tricks: int):
     """``(seed, seat, view, play options)`` of the seat to play at the start of trick
     ``tricks + 1`` of two-deck deals 0..deals-1 played by ``basic`` (a hand over by then is
