@@ -72,7 +72,9 @@ than the ``basic`` play-outs the model was fitted on. As dealer at ``--think-ms 
 ``basic`` (seed 2026) the expert took 8.6 (63 hands) and 12.4 (89 hands) card points more than
 the model predicts with two decks, 0.9 with three (34 hands); but a bonus of 10 with two decks
 made it deal too often and lose game points in the arena (seeds 4242 and 777, README "Arena
-results"), so none is added."""
+results"), so none is added. Re-measured with 1.6's bury and play at 100 ms, 400 deals each
+paired with 1.6 (README "Tried after 1.6: a play bonus in the auction"): 20 with two decks
+−0.00 ± 0.23 game points a hand, 15 with three +0.10 ± 0.22; still 0."""
 
 RIVAL_EXCESS = 8.0
 """Card points a rival's hand is taken to be worth above its highest bid (an AI bids the
