@@ -521,8 +521,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "each AI 4*N hands (16*N with 3 AIs)")
     p.add_argument("--first-deal", type=int, default=0, metavar="K",
                    help="play the seed's deals K to K+N-1 (0-based, default 0): extends an "
-                        "earlier run of N=K deals on the same seed; join the runs' per_deal "
-                        "lists to compare them deal by deal")
+                        "earlier run of K deals on the same seed (benchmarks/arena_paired.py "
+                        "joins the parts: a.json,b.json)")
     p.add_argument("--decks", type=int, choices=(2, 3), default=2, help="decks (default 2)")
     p.add_argument("--ruleset", choices=("hongwu", "zhaopengyou"), default="hongwu",
                    help="hongwu (红五, default) or zhaopengyou (找朋友: five seats, 1 to 5 AIs, "
