@@ -289,7 +289,7 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
     letters = "ABCD"
     summary: dict[str, Any] = {
         "seed": config.seed, "decks": config.decks, "deals": len(results),
-        "first_deal": min(results, default=config.first_deal), "budget_s": config.budget_s,
+        "first_deal": config.first_deal, "budget_s": config.budget_s,
         "lineups": ["".join(letters[i] for i in lu) for lu in lineups(len(config.ais))],
         "legend": {letters[i]: labels[i] for i in range(len(labels))},
         "ais": {},
@@ -489,7 +489,7 @@ def run_arena(config: ArenaConfig, jobs: int | None = None,
     if config.decks not in (2, 3):
         raise ValueError("decks must be 2 or 3")
     if config.first_deal < 0:
-        raise ValueError("first_deal must be 0 or more")
+        raise ValueError("first_deal (--first-deal) must be 0 or more")
     if config.ruleset not in ("hongwu", "zhaopengyou"):
         raise ValueError(f"unknown ruleset {config.ruleset!r}")
     lineups(len(config.ais), config.seats)  # validates the AI count
@@ -554,9 +554,6 @@ def run_cli(ns: argparse.Namespace) -> int:
     """Run the arena from parsed arguments; prints the table; exit code 0, or 2 on bad AIs."""
     if ns.hands < 1:
         print("error: --hands must be at least 1", file=sys.stderr)
-        return 2
-    if ns.first_deal < 0:
-        print("error: --first-deal must be 0 or more", file=sys.stderr)
         return 2
     level = log_level(ns, os.environ.get("HONGWU_LOG", "WARNING"))
     try:

@@ -101,7 +101,7 @@ def summarize_zpy(config: Any, results: dict[int, list[ZpySeatResult]], labels: 
     letters = "ABCDE"
     summary: dict[str, Any] = {
         "ruleset": "zhaopengyou", "seed": config.seed, "deals": len(results),
-        "first_deal": min(results, default=config.first_deal),
+        "first_deal": config.first_deal,
         "budget_s": config.budget_s, "lineups": lineup_names,
         "legend": {letters[i]: labels[i] for i in range(len(labels))}, "ais": {},
     }
