@@ -8,7 +8,7 @@ candidate is buried in the *real* deal and the hand finished by ``basic`` on eve
 play-out seeds, averaged); the dealer's game points (RULES.md §10) are kept per
 candidate, pickled to FILE with the position (about a minute for 600 two-deck deals).
 ``--eval FILE``: lets the expert's bury search, with ``--samples`` sampled deals and the play-out
-of ``--finish`` (the option ``bury_finish``: ``fast``, ``lean``, ``hybrid`` or ``basic``; more
+of ``--finish`` (the option ``bury_finish``: ``fast``, ``lean``, ``hybrid``, ``basic`` or ``auto``; more
 options with ``--option KEY=VALUE``), choose among the same candidates from the dealer's own
 view, and prints its mean gain in game points per bury over ``basic``'s bury with a 95%
 interval, how often it chose another bury, and what an oracle choosing per position would gain
@@ -28,9 +28,10 @@ gain of its candidates, of its first one alone and of an oracle within it.
 
 Sample counts stand in for thinking time: at ``--think-ms 100`` the bury searches for 500 ms
 (``expert.BURY_THINK_SCALE``): with 1.4's six candidates about 30 deals with ``fast``
-play-outs, 120 with ``lean`` and 16 with ``hybrid`` on one core of this machine; 1.5's eight
-or so candidates get about half as many each (README "`expert` 1.5"), and more samples than
-that gained nothing in 1.6 (README "`expert` 1.6"). A measurement script: nothing
+play-outs, 120 with ``lean`` and 16 with ``hybrid`` on one core of this machine; 1.6's
+candidates (about eight a position with two decks, 3.6 with three) got a median of 7 ``fast``
+or 33 ``lean`` deals with two decks and 8 ``fast`` or 89 ``lean`` with three, measured with
+two other jobs on the two cores (README "`expert` 1.7"). A measurement script: nothing
 is asserted. The pickle is a local cache, not a data file.
 """
 from __future__ import annotations

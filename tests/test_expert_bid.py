@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from ai_plugins.base import AISettings
-from ai_plugins.builtin import expert_bid as eb
+from ai_plugins.builtin import expert, expert_bid as eb
 from ai_plugins.builtin.basic import keep_value
 from ai_plugins.builtin.expert import ExpertAI
 from engine.cards import Card, make_deck, parse_cards
@@ -164,16 +164,16 @@ def test_the_bury_search_defaults_to_burying_point_cards():
     assert differs >= 5
 
 
-def _at_bury(seed: int = 4):
-    g = Game.new(hongwu(2), seed=seed)
-    g.apply(Bid(g.to_act, 60))
+def _at_bury(seed: int = 4, decks: int = 2):
+    g = Game.new(hongwu(decks), seed=seed)
+    g.apply(Bid(g.to_act, g.ruleset.bid_min))
     while g.phase is Phase.BID:
         g.apply(Bid(g.to_act, None))
     g.apply(ChooseTrump(g.dealer, "S"))
     return g
 
 
-@pytest.mark.parametrize("mode", ["fast", "lean", "hybrid", "basic"])
+@pytest.mark.parametrize("mode", ["fast", "lean", "hybrid", "basic", "auto"])
 def test_every_bury_finish_compares_the_candidates_reproducibly(mode):
     """Option ``bury_finish`` (expert.BURY_FINISHES): each way of playing the sampled deals
     out scores every candidate and buries one of them, the same one again at the same seed."""
@@ -191,6 +191,26 @@ def test_every_bury_finish_compares_the_candidates_reproducibly(mode):
     assert picks[0] == picks[1] and picks[0] in cands
     g.apply(Bury(g.dealer, picks[0]))
     assert g.phase is Phase.PLAY
+
+
+@pytest.mark.parametrize("decks", [2, 3])
+def test_bury_finish_auto_plays_the_deck_counts_own_way(decks):
+    """``bury_finish="auto"`` (the default, expert.BURY_AUTO): with two decks the bury's sampled
+    deals are played out exactly as ``fast`` plays them, with three as ``lean`` (same seed,
+    same samples, the same utilities)."""
+    g = _at_bury(decks=decks)
+    v = g.view(g.dealer)
+    expected = expert.BURY_AUTO[decks]
+
+    def rows(mode):
+        ai = ExpertAI(AISettings(seat=g.dealer, seed=11, options={"samples": 3, "bury_finish": mode}))
+        return ai._bury_rows(v, ai._bury_candidates(v, v.bury_count))
+
+    assert ExpertAI(AISettings(seat=0)).bury_finish == "auto"
+    auto = rows("auto")
+    assert auto == rows(expected)
+    other = "lean" if expected == "fast" else "fast"
+    assert auto != rows(other)
 
 
 def test_bury_finish_must_be_a_known_way():

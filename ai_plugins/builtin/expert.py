@@ -41,7 +41,9 @@ samples are used for all candidates of a decision, so that they are compared on 
 - **trump**: the suit with the best predicted card points (the same model).
 - **bury**: a few candidate buries (``basic``'s, and ones that empty short side suits and
   keep trumps and pairs, keeping point cards or burying them,
-  :func:`.expert_bid.bury_candidates`), each played out in sampled worlds; :func:`pick` chooses,
+  :func:`.expert_bid.bury_candidates`), each played out in sampled worlds (with two decks by
+  the engine's full-sight play-out, with three by the cheaper lean one, :data:`BURY_AUTO`);
+  :func:`pick` chooses,
   keeping the cheapest point-burying bury (:func:`.expert_bid.default_bury`) unless the
   sampled deals favour another.
 - **找朋友** (five seats, the unknown friend): every decision goes to
@@ -75,7 +77,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.6"
+VERSION = "1.7"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -109,15 +111,24 @@ BURY_BUDGET_SHARE = 0.45
 2 s, so that with its last sampled deal the decision stays under a second (at half the budget
 it took 1,008 ms, ``benchmarks/ai_speed.py``)."""
 
-BURY_PLAYOUT = "fast"
+BURY_PLAYOUT = "auto"
 """How a bury's sampled deals are played out (option ``bury_finish``): ``"fast"`` (the
 full-sight engine play-outs of :func:`.simulate.play_out`), ``"lean"`` (the lean play-out,
 :func:`.fastsim.fast_settle`, its utility calibrated for a whole hand), ``"hybrid"`` (``basic``
 on every seat for :attr:`ExpertAI.finish_tricks` tricks, then the lean play-out, as the play
-search's ``finish=hybrid``) or ``"basic"`` (``basic`` on every seat to the end, no seat seeing
-another's cards, :func:`.expert_bid.basic_play_out`)."""
+search's ``finish=hybrid``), ``"basic"`` (``basic`` on every seat to the end, no seat seeing
+another's cards, :func:`.expert_bid.basic_play_out`) or ``"auto"``: per deck count as
+:data:`BURY_AUTO` says."""
 
-BURY_FINISHES = ("fast", "lean", "hybrid", "basic")
+BURY_AUTO = {2: "fast", 3: "lean"}
+"""What ``bury_finish="auto"`` (the default) plays, per deck count (RULES.md §1): with three
+decks a ``fast`` play-out costs so much that the bury's time at ``--think-ms 100`` buys about
+8 sampled deals, against about 90 lean ones, and the lean search chose better buries
+(``benchmarks/bury_decisions.py``, 400 three-deck buries: +0.72 ± 0.38 game points a bury,
+README "`expert` 1.7"); with two decks the ``fast`` one did as well or better (7 fast deals
++3.78, 33 lean +3.46 over ``basic``'s bury). Another deck count: ``fast``."""
+
+BURY_FINISHES = ("fast", "lean", "hybrid", "basic", "auto")
 """The values of the option ``bury_finish`` (:data:`BURY_PLAYOUT`)."""
 
 WALL_FACTOR = 2.0
@@ -832,12 +843,15 @@ class ExpertAI:
 
     def _bury_finish(self, game: Any, seed: int, bury_cal: Any) -> tuple[Any, float]:
         """Play ``game`` (a sampled deal just after the dealer's bury) out as the option
-        ``bury_finish`` says (:data:`BURY_PLAYOUT`): ``(settlement, utility for the dealer)``.
+        ``bury_finish`` says (:data:`BURY_PLAYOUT`; ``"auto"`` by the deck count,
+        :data:`BURY_AUTO`): ``(settlement, utility for the dealer)``.
         ``seed`` seeds the play-out (the same for every candidate of a deal); ``bury_cal`` is
         the calibration of the ``fast`` play-outs (None with ``calibrate=0``)."""
         me = game.dealer
         rs = game.ruleset
         mode = self.bury_finish
+        if mode == "auto":
+            mode = BURY_AUTO.get(rs.decks, "fast")
         if mode == "fast":
             play_out(game, random.Random(seed))
             return game.settlement, self._utility(game.settlement, me, rs, bury_cal)
