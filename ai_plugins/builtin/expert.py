@@ -72,6 +72,7 @@ from .fastsim import (
     TRACTORS, calibrated_utility, calibration_for, copy_lean, fast_settle, game_voids, lean_from_game,
     lean_lead, lean_settle, public_lean, settled_utility, smooth_utility,
 )
+from .inference import prior_bias
 from .simulate import (
     dealer_game_points, dealer_points, game_for_dealer, play_out, rollout_action,
     sample_deal_as_dealer, sample_world, utility,
@@ -155,6 +156,12 @@ follows showed about the others' pairs and triples (:func:`.knowledge.copy_caps`
 answered a pair lead without a pair holds no pair of that suit). Off by default: measured
 over 400 deals (two decks, 100 ms, seed 2027, README "Arena results") it played worse, not
 better: +0.73 ± 0.17 against ``basic`` instead of +0.91 ± 0.17, paired −0.18 ± 0.17."""
+
+INFER = False
+"""When true (option ``infer=1``), the play search's sampled worlds deal the hidden cards with
+the learned prior of :mod:`.inference` (what the auction and the plays so far showed about
+who holds what; the dealer's searches too) instead of the fixed defenders' prior
+(``simulate.DEALER_TRUMP_WEIGHT`` and the kitty's weights)."""
 
 PUBLIC = False
 """When true (option ``public=1``), the play search's lean play-outs judge safety as players at
@@ -329,6 +336,7 @@ class ExpertAI:
         self.sigma = float(options.get("sigma", SIGMA))
         self.calibrate = float(options.get("calibrate", CALIBRATE))
         self.structure = bool(float(options.get("structure", STRUCTURE)))
+        self.infer = bool(float(options.get("infer", INFER)))
         self.tractors = bool(float(options.get("tractors", TRACTORS)))
         """Whether the lean play-outs lead and answer tractors (option ``tractors``, default
         :data:`.fastsim.TRACTORS`; experimental): then a trick led by a tractor goes to the lean
@@ -504,9 +512,11 @@ class ExpertAI:
         sub = [cands[0]] + [cands[k] for k in top]
         out: list[list[float | None]] = []
         me = view.seat
+        bias = self._world_bias(view)
 
         def step(_: int) -> None:
-            world = sample_world(view, self.rng, prior=True, structure=self.structure)
+            world = sample_world(view, self.rng, prior=True, structure=self.structure,
+                                 bias=bias)
             out.append(self._basic_outcomes(world, sub, me))
 
         self._cpu_loop(step, max(0.001, self.think_s - REFINE_LEAN_MS / 1000.0), self.refine_samples)
@@ -532,9 +542,11 @@ class ExpertAI:
         breadth = len(cands)
         waiting = list(extra)
         checkpoint = [PRUNE_AFTER]
+        bias = self._world_bias(view)
 
         def step(_: int) -> None:
-            world = sample_world(view, self.rng, prior=True, structure=self.structure)
+            world = sample_world(view, self.rng, prior=True, structure=self.structure,
+                                 bias=bias)
             rows.append(self._play_outcomes(world, cands, me, active))
             if prune and len(rows) >= checkpoint[0]:
                 checkpoint[0] *= 2
@@ -547,6 +559,14 @@ class ExpertAI:
 
         self._cpu_loop(step, self.think_s if think_s is None else think_s, self.samples)
         return rows
+
+    def _world_bias(self, view: Any) -> Any:
+        """The ``bias`` of :func:`.simulate.sample_world` for this decision: the learned prior
+        of :func:`.inference.prior_bias` with the option ``infer``, else None (the fixed
+        defenders' prior)."""
+        if not self.infer or view.dealer is None:
+            return None
+        return prior_bias(view)
 
     def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
                        active: Sequence[bool] | None = None) -> list[float | None]:

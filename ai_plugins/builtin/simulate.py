@@ -48,17 +48,25 @@ were buried with two decks, against 19 for a uniform deal)."""
 
 def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
                  forbidden: dict[Any, set[int]], ctx: TrumpContext | None,
-                 bias: Any = None, caps: dict[Any, dict[int, int]] | None = None
-                 ) -> dict[Any, list[int]] | None:
+                 bias: Any = None, caps: dict[Any, dict[int, int]] | None = None,
+                 bias_first: bool = False) -> dict[Any, list[int]] | None:
     """Deal ``cards`` into the holders of ``capacity`` (exact counts), never giving a holder a
     card of an effective suit in ``forbidden[holder]``, nor more copies of one card of suit x
     than ``caps[holder][x]`` (:func:`.knowledge.copy_caps`: a seat that showed it has no pair
     left there gets at most one copy); None if that failed. ``bias(holder, card)``, when
     given, multiplies a holder's chance of getting the card (a prior on where cards lie; the
-    counts stay exact)."""
+    counts stay exact). With ``bias_first``, among equally constrained cards those some holder
+    is least likely to get (the lowest ``bias``) are dealt first, while every holder still has
+    room: dealt last, such a card (a trump for the kitty) would often be forced on the one
+    holder with room left, whatever its weight."""
     rng.shuffle(cards)
     if ctx is not None:  # the most constrained cards first
-        cards.sort(key=lambda c: -sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())))
+        if bias_first and bias is not None:
+            low = {c: min(bias(h, c) for h in capacity) for c in set(cards)}
+            cards.sort(key=lambda c: (-sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())),
+                                      min(1.0, low[c])))
+        else:
+            cards.sort(key=lambda c: -sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())))
     left = dict(capacity)
     out: dict[Any, list[int]] = {h: [] for h in capacity}
     caps = {h: cap for h, cap in (caps or {}).items() if cap and h in capacity} if ctx is not None else {}
@@ -79,7 +87,7 @@ def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
 
 
 def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = False,
-                 structure: bool = False) -> Game:
+                 structure: bool = False, bias: Any = None) -> Game:
     """A :class:`Game` in the play phase equal to ``view``'s position, hidden cards sampled.
 
     Other seats get exactly ``view.hand_sizes`` cards each; for a defender the buried cards are
@@ -90,7 +98,11 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = F
     (:data:`KITTY_TRUMP_WEIGHT`, :data:`KITTY_POINT_WEIGHT`). With ``structure``, a seat that
     showed it has no pair (no triple) left in a suit by its follows gets no two (three) copies
     of one card there (:func:`.knowledge.copy_caps`, RULES.md §8; the first half of the
-    ``tries`` only, then the voids alone). Raises ValueError outside the play phase.
+    ``tries`` only, then the voids alone). ``bias``, when given, replaces that prior (for the
+    dealer's view too): a ``bias(holder, card id)`` weight such as the learned prior of
+    :func:`.inference.prior_bias` (made once per decision, since it reads the whole view),
+    its least likely placements dealt first (``_deal_hidden``'s ``bias_first``).
+    Raises ValueError outside the play phase.
     """
     if view.phase is not Phase.PLAY:
         raise ValueError("sample_world needs a play-phase view")
@@ -101,14 +113,14 @@ def sample_world(view: Any, rng: random.Random, tries: int = 20, prior: bool = F
     if view.buried is None:
         capacity["kitty"] = view.ruleset.kitty_size
     forbidden = {s: know.voids[s] for s in capacity if s != "kitty"}
-    bias = None
-    if prior and view.buried is None and view.dealer is not None:
+    bias_first = bias is not None
+    if bias is None and prior and view.buried is None and view.dealer is not None:
         bias = _defender_prior(view)
     caps = dict(enumerate(copy_caps(view))) if structure else None
     dealt = None
     for i in range(tries):
         dealt = _deal_hidden(rng, list(hidden), capacity, forbidden, view.ctx, bias,
-                             caps if i < tries // 2 else None)
+                             caps if i < tries // 2 else None, bias_first)
         if dealt is not None:
             break
     if dealt is None:
