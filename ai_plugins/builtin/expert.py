@@ -157,11 +157,17 @@ answered a pair lead without a pair holds no pair of that suit). Off by default:
 over 400 deals (two decks, 100 ms, seed 2027, README "Arena results") it played worse, not
 better: +0.73 ± 0.17 against ``basic`` instead of +0.91 ± 0.17, paired −0.18 ± 0.17."""
 
-INFER = False
-"""When true (option ``infer=1``), the play search's sampled worlds deal the hidden cards with
-the learned prior of :mod:`.inference` (what the auction and the plays so far showed about
-who holds what; the dealer's searches too) instead of the fixed defenders' prior
-(``simulate.DEALER_TRUMP_WEIGHT`` and the kitty's weights)."""
+INFER = "0"
+"""Which play searches deal their sampled worlds with the learned prior of :mod:`.inference`
+(what the auction and the plays so far showed about who holds what) instead of the fixed
+defenders' prior (``simulate.DEALER_TRUMP_WEIGHT`` and the kitty's weights; the dealer's worlds
+are then even deals with the voids): option ``infer``, ``0`` none, ``1`` every seat's,
+``defenders`` the defenders' only. Off: over 400 two-deck deals at 100 ms (README "Tried after
+1.7: a learned sampling prior") ``infer=1`` lost −0.19 ± 0.18 game points a hand, most of it
+in the dealer's hands."""
+
+INFER_CHOICES = ("0", "1", "defenders")
+"""The values of the option ``infer``."""
 
 PUBLIC = False
 """When true (option ``public=1``), the play search's lean play-outs judge safety as players at
@@ -336,7 +342,9 @@ class ExpertAI:
         self.sigma = float(options.get("sigma", SIGMA))
         self.calibrate = float(options.get("calibrate", CALIBRATE))
         self.structure = bool(float(options.get("structure", STRUCTURE)))
-        self.infer = bool(float(options.get("infer", INFER)))
+        self.infer = str(options.get("infer", INFER))
+        if self.infer not in INFER_CHOICES:
+            raise ValueError(f"expert option infer must be one of {', '.join(INFER_CHOICES)}, not {self.infer!r}")
         self.tractors = bool(float(options.get("tractors", TRACTORS)))
         """Whether the lean play-outs lead and answer tractors (option ``tractors``, default
         :data:`.fastsim.TRACTORS`; experimental): then a trick led by a tractor goes to the lean
@@ -562,9 +570,11 @@ class ExpertAI:
 
     def _world_bias(self, view: Any) -> Any:
         """The ``bias`` of :func:`.simulate.sample_world` for this decision: the learned prior
-        of :func:`.inference.prior_bias` with the option ``infer``, else None (the fixed
-        defenders' prior)."""
-        if not self.infer or view.dealer is None:
+        of :func:`.inference.prior_bias` when the option ``infer`` covers the seat
+        (:data:`INFER`), else None (the fixed defenders' prior)."""
+        if self.infer == "0" or view.dealer is None:
+            return None
+        if self.infer == "defenders" and view.seat == view.dealer:
             return None
         return prior_bias(view)
 
