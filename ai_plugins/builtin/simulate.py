@@ -61,12 +61,14 @@ def _deal_hidden(rng: random.Random, cards: list[int], capacity: dict[Any, int],
     holder with room left, whatever its weight."""
     rng.shuffle(cards)
     if ctx is not None:  # the most constrained cards first
+        def constrained(c: int) -> int:
+            return -sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ()))
+
         if bias_first and bias is not None:
-            low = {c: min(bias(h, c) for h in capacity) for c in set(cards)}
-            cards.sort(key=lambda c: (-sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())),
-                                      min(1.0, low[c])))
+            low = {c: min(1.0, min(bias(h, c) for h in capacity)) for c in set(cards)}
+            cards.sort(key=lambda c: (constrained(c), low[c]))
         else:
-            cards.sort(key=lambda c: -sum(1 for h in capacity if ctx.SUITX[c] in forbidden.get(h, ())))
+            cards.sort(key=constrained)
     left = dict(capacity)
     out: dict[Any, list[int]] = {h: [] for h in capacity}
     caps = {h: cap for h, cap in (caps or {}).items() if cap and h in capacity} if ctx is not None else {}
