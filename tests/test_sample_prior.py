@@ -107,28 +107,6 @@ def test_the_prior_moves_trumps_toward_the_dealer_in_a_defenders_worlds():
     assert kitty <= 3
 
 
-def test_the_default_prior_is_per_deck_count_and_the_option_overrides_it():
-    """Expert 1.8 (README "`expert` 1.8"): with three decks a defender's searches deal their
-    worlds by the learned prior and the dealer's stay even deals; with two decks nobody's do;
-    the option ``infer`` sets one choice for every deck count, and a bad value is refused."""
-    from ai_plugins.builtin import expert
-
-    assert expert.INFER == {2: "0", 3: "defenders"}
-    for decks, defender_prior in ((2, False), (3, True)):
-        game, _ = auctioned(hongwu(decks), 5)
-        defender = next(s for s in range(4) if s != game.dealer)
-        for seat, wanted in ((defender, defender_prior), (game.dealer, False)):
-            ai = ExpertAI(AISettings(seat=seat, seed=1, options={"samples": 2}))
-            assert (ai._world_bias(game.view(seat)) is not None) is wanted
-        for option, wanted in (("0", False), ("1", True), ("defenders", True)):
-            ai = ExpertAI(AISettings(seat=defender, seed=1, options={"samples": 2, "infer": option}))
-            assert (ai._world_bias(game.view(defender)) is not None) is wanted
-        ai = ExpertAI(AISettings(seat=game.dealer, seed=1, options={"samples": 2, "infer": "1"}))
-        assert ai._world_bias(game.view(game.dealer)) is not None
-    with pytest.raises(ValueError, match="infer"):
-        ExpertAI(AISettings(seat=0, options={"infer": "always"}))
-
-
 def test_expert_with_infer_plays_legal_reproducible_hands():
     game, _ = auctioned(hongwu(2), 9)
     ais = [ExpertAI(AISettings(seat=s, seed=3, options={"infer": 1, "samples": 4})) for s in range(4)]

@@ -11,8 +11,7 @@ samples are used for all candidates of a decision, so that they are compared on 
 - **play**: candidates are the ``basic`` AI's best few plays (``ranked_plays``) — at most
   :data:`MAX_CANDIDATES`; a forced play is returned at once. A defender's sampled worlds lean
   the way real deals do (hidden trumps towards the dealer, few trumps and points in the kitty:
-  ``sample_world(..., prior=True)``; with three decks the learned prior of :mod:`.inference`,
-  which also reads the auction and the plays, :data:`INFER`). Each candidate is played out on the lean simulator
+  ``sample_world(..., prior=True)``). Each candidate is played out on the lean simulator
   :mod:`.fastsim` (plain lists of card ids, about ten times cheaper than the engine; a trick
   led by a tractor or a throw is finished by the engine first; the experimental option
   ``tractors`` lets the lean play-out lead and answer tractors itself, :data:`.fastsim.TRACTORS`).
@@ -79,7 +78,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.8"
+VERSION = "1.7"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -158,15 +157,14 @@ answered a pair lead without a pair holds no pair of that suit). Off by default:
 over 400 deals (two decks, 100 ms, seed 2027, README "Arena results") it played worse, not
 better: +0.73 ± 0.17 against ``basic`` instead of +0.91 ± 0.17, paired −0.18 ± 0.17."""
 
-INFER = {2: "0", 3: "defenders"}
-"""Per deck count, which play searches deal their sampled worlds with the learned prior of
-:mod:`.inference` (what the auction and the plays so far showed about who holds what) instead
-of the fixed defenders' prior (``simulate.DEALER_TRUMP_WEIGHT`` and the kitty's weights; the
-dealer's worlds are then even deals with the voids): ``"0"`` none, ``"1"`` every seat's,
-``"defenders"`` the defenders' only; the option ``infer`` sets one value for every deck count.
-Two decks: none, since over 400 deals at 100 ms (README "Tried after 1.7: a learned sampling
-prior") ``infer=1`` lost −0.19 ± 0.18 game points a hand, most of it in the dealer's hands, and
-``defenders`` −0.03 ± 0.17. Three decks: the defenders' (README "`expert` 1.8")."""
+INFER = "0"
+"""Which play searches deal their sampled worlds with the learned prior of :mod:`.inference`
+(what the auction and the plays so far showed about who holds what) instead of the fixed
+defenders' prior (``simulate.DEALER_TRUMP_WEIGHT`` and the kitty's weights; the dealer's worlds
+are then even deals with the voids): option ``infer``, ``0`` none, ``1`` every seat's,
+``defenders`` the defenders' only. Off: over 400 two-deck deals at 100 ms (README "Tried after
+1.7: a learned sampling prior") ``infer=1`` lost −0.19 ± 0.18 game points a hand, most of it
+in the dealer's hands."""
 
 INFER_CHOICES = ("0", "1", "defenders")
 """The values of the option ``infer``."""
@@ -344,10 +342,8 @@ class ExpertAI:
         self.sigma = float(options.get("sigma", SIGMA))
         self.calibrate = float(options.get("calibrate", CALIBRATE))
         self.structure = bool(float(options.get("structure", STRUCTURE)))
-        infer = options.get("infer")
-        self.infer: str | None = None if infer is None else str(infer)
-        """The option ``infer`` for every deck count, or None: :data:`INFER` per deck count."""
-        if self.infer is not None and self.infer not in INFER_CHOICES:
+        self.infer = str(options.get("infer", INFER))
+        if self.infer not in INFER_CHOICES:
             raise ValueError(f"expert option infer must be one of {', '.join(INFER_CHOICES)}, not {self.infer!r}")
         self.tractors = bool(float(options.get("tractors", TRACTORS)))
         """Whether the lean play-outs lead and answer tractors (option ``tractors``, default
@@ -575,12 +571,10 @@ class ExpertAI:
     def _world_bias(self, view: Any) -> Any:
         """The ``bias`` of :func:`.simulate.sample_world` for this decision: the learned prior
         of :func:`.inference.prior_bias` when the option ``infer`` covers the seat
-        (:data:`INFER` for the deck count unless the option is set), else None (the fixed
-        defenders' prior)."""
-        infer = self.infer if self.infer is not None else INFER.get(view.ruleset.decks, "0")
-        if infer == "0" or view.dealer is None:
+        (:data:`INFER`), else None (the fixed defenders' prior)."""
+        if self.infer == "0" or view.dealer is None:
             return None
-        if infer == "defenders" and view.seat == view.dealer:
+        if self.infer == "defenders" and view.seat == view.dealer:
             return None
         return prior_bias(view)
 
