@@ -25,6 +25,12 @@ gain of its candidates, of its first one alone and of an oracle within it.
     PYTHONPATH=. python benchmarks/bury_decisions.py --paired /tmp/fast.json /tmp/lean.json
     PYTHONPATH=. python benchmarks/bury_decisions.py --build /tmp/wide.pkl --deals 600 --weights 1.5,0.3,-1,-3
     PYTHONPATH=. python benchmarks/bury_decisions.py --families /tmp/wide.pkl --weights 1.5,0.3,-1,-3
+    PYTHONPATH=. python benchmarks/bury_decisions.py --revalue /tmp/bury2.pkl /tmp/bury2_hwc.pkl --finisher hw_counter --plugin-dir docs/examples
+
+``--revalue SRC DST --finisher NAME`` keeps SRC's positions and candidates and values each
+candidate again with the AI ``NAME`` playing the hand out on every seat (two seeds, averaged;
+``--plugin-dir`` for drop-in AIs such as those of ``docs/examples``), so that ``--eval DST``
+and ``--families DST`` score the buries against players that do not play like ``basic``.
 
 Sample counts stand in for thinking time: at ``--think-ms 100`` the bury searches for 500 ms
 (``expert.BURY_THINK_SCALE``): with 1.4's six candidates about 30 deals with ``fast``
@@ -107,6 +113,34 @@ def build(path: str, decks: int, deals: int, seed: int, weights: Sequence[float]
     print(f"{path}: {len(out)} buries of {deals} deals", file=sys.stderr)
 
 
+def revalue(src: str, dst: str, finisher: str, plugin_dirs: Sequence[str]) -> None:
+    """Write to ``dst`` the positions of ``src`` with each candidate bury valued again by
+    ``finisher`` (an AI name) playing the real deal out on every seat, :data:`TRUTH_SEEDS`
+    seeds averaged (the dealer's game points, RULES.md §10)."""
+    from ai_plugins.manager import AIManager
+    from ai_plugins.builtin.simulate import play_with
+
+    manager = AIManager(plugin_dirs, user_dir=False, entry_points=False)
+    with open(src, "rb") as f:
+        positions = pickle.load(f)
+    out = []
+    for g, me, cands, _truth in positions:
+        truth = []
+        for cand in cands:
+            points = []
+            for k in range(TRUTH_SEEDS):
+                h = g.clone()
+                h.apply(Bury(me, cand))
+                ais = [manager.create(finisher, AISettings(seat=s, seed=1000 + k + s))
+                       for s in range(h.ruleset.players)]
+                points.append(play_with(h, ais).game_points[me])
+            truth.append(statistics.fmean(points))
+        out.append((g.clone(), me, cands, truth))
+    with open(dst, "wb") as f:
+        pickle.dump(out, f)
+    print(f"{dst}: {len(out)} buries valued by {finisher}", file=sys.stderr)
+
+
 def evaluate(path: str, finish: str, samples: int, options: dict, json_path: str | None) -> None:
     """Print the search's mean gain over ``basic``'s bury on the positions of ``path``."""
     with open(path, "rb") as f:
@@ -187,7 +221,14 @@ def main(argv=None) -> int:
     p.add_argument("--weights", help="point weights of bury families, comma-separated: with --build, "
                    "more families scored beside the search's; with --families, the families reported")
     p.add_argument("--families", metavar="FILE", help="per-family gains of a --build FILE")
+    p.add_argument("--revalue", nargs=2, metavar=("SRC", "DST"),
+                   help="value SRC's candidates again with --finisher on every seat, into DST")
+    p.add_argument("--finisher", default="basic", help="with --revalue: the AI that plays the hands out")
+    p.add_argument("--plugin-dir", action="append", default=[],
+                   help="with --revalue: a drop-in plugin folder (repeatable), e.g. docs/examples")
     ns = p.parse_args(argv)
+    if ns.revalue:
+        revalue(*ns.revalue, ns.finisher, ns.plugin_dir)
     weights = [float(w) for w in ns.weights.split(",")] if ns.weights else []
     if ns.build:
         build(ns.build, ns.decks, ns.deals, ns.seed, weights)
@@ -197,8 +238,8 @@ def main(argv=None) -> int:
         evaluate(ns.eval, ns.finish, ns.samples, dict(o.split("=", 1) for o in ns.option), ns.json)
     if ns.paired:
         paired(*ns.paired)
-    if not (ns.build or ns.eval or ns.paired or ns.families):
-        p.error("give --build FILE and/or --eval FILE, or --paired A B, or --families FILE")
+    if not (ns.build or ns.eval or ns.paired or ns.families or ns.revalue):
+        p.error("give --build FILE and/or --eval FILE, or --paired A B, --families FILE, --revalue SRC DST")
     return 0
 
 

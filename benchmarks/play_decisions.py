@@ -2,7 +2,7 @@
 
 ``--build FILE``: plays ``--deals`` deals with ``basic`` in every seat; at every play decision
 of one seat per deal (seat = deal number mod 4) with at least two candidates and more than one
-trick left, each of ``basic``'s best six plays is tried in the *real* position and the hand is
+trick left, each of ``basic``'s best six plays (``--candidates``) is tried in the *real* position and the hand is
 finished by ``basic`` in every seat; the seat's game points and card points (the dealer's final,
 RULES.md §10, signed for the seat's side) are kept per candidate (pickled to FILE with the
 position; about 30 s for 400 two-deck deals). ``--eval FILE``: lets the expert search
@@ -28,6 +28,17 @@ dealer's and the defenders' leads and follows.
     PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --json /tmp/a.json
     PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --option public=1 --json /tmp/b.json
     PYTHONPATH=. python benchmarks/play_decisions.py --paired /tmp/a.json /tmp/b.json
+    PYTHONPATH=. python benchmarks/play_decisions.py --revalue /tmp/pos.pkl /tmp/pos_hwc.pkl --finisher hw_counter --plugin-dir docs/examples
+    PYTHONPATH=. python benchmarks/play_decisions.py --transfer /tmp/pos.pkl /tmp/pos_hwc.pkl
+
+``--revalue SRC DST --finisher NAME`` keeps SRC's positions and candidates and values every
+candidate again with the AI ``NAME`` finishing the hand in every seat (any registered AI;
+``--plugin-dir`` for drop-in ones such as ``docs/examples``), so that ``--eval DST`` scores the
+search against a reference that does not play like ``basic``. ``--transfer A B`` (two pickles of
+the same positions valued by two finishers) prints how far the two references agree: the
+correlation of the candidates' differences from ``basic``'s first choice, and what each
+reference's best candidate gains when scored by the other (the part of an oracle's gain that
+is not particular to one way of finishing a hand).
 
 A measurement script: nothing is asserted. The pickle is a local cache, not a data file.
 """
@@ -53,7 +64,7 @@ from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Phase, Play  # noqa: E402
 
 
-def build(path: str, decks: int, deals: int, seed: int) -> None:
+def build(path: str, decks: int, deals: int, seed: int, candidates: int = 6) -> None:
     rs = hongwu(decks)
     positions = []
     for d in range(deals):
@@ -64,7 +75,7 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
             v = g.view(s)
             o = g.play_options(s)
             if s == me:
-                cands = [p for _, p in ais[s].ranked_plays(v, o)[:6]]
+                cands = [p for _, p in ais[s].ranked_plays(v, o)[:candidates]]
                 if len(cands) > 1 and len(v.hand) > len(cands[0]):
                     vals, cps = [], []
                     for c in cands:
@@ -82,6 +93,53 @@ def build(path: str, decks: int, deals: int, seed: int) -> None:
 
 KINDS = ("dealer leads", "dealer follows", "defender leads", "defender follows")
 """The kinds of decision each gate's gain is split into (:func:`decision_kind`)."""
+
+
+def revalue(src: str, dst: str, finisher: str, plugin_dirs: list[str]) -> None:
+    """Write to ``dst`` the positions of ``src`` with every candidate valued again by
+    ``finisher`` (an AI name) playing the hand out in every seat (seeded by seat)."""
+    from ai_plugins.manager import AIManager
+
+    manager = AIManager(plugin_dirs, user_dir=False, entry_points=False)
+    with open(src, "rb") as f:
+        positions = pickle.load(f)
+    out = []
+    t0 = time.perf_counter()
+    for i, (g, s, cands, _vals, _cps) in enumerate(positions):
+        ais = [manager.create(finisher, AISettings(seat=k, seed=k)) for k in range(g.ruleset.players)]
+        vals, cps = [], []
+        for c in cands:
+            h = g.clone()
+            h.apply(Play(s, c))
+            st = play_with(h, ais)
+            vals.append(st.game_points[s])
+            cps.append(st.dealer_final if s == st.dealer else -st.dealer_final)
+        out.append((g.clone(), s, cands, vals, cps))
+        if i % 500 == 0:
+            print(f"{i} positions, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    with open(dst, "wb") as f:
+        pickle.dump(out, f)
+
+
+def transfer(a_path: str, b_path: str) -> None:
+    """Print how far two valuations of the same positions and candidates agree (see the
+    module docstring, ``--transfer``)."""
+    with open(a_path, "rb") as f:
+        a = pickle.load(f)
+    with open(b_path, "rb") as f:
+        b = pickle.load(f)
+    if len(a) != len(b) or any(len(x[2]) != len(y[2]) for x, y in zip(a, b)):
+        raise SystemExit("the two files hold different positions")
+    for label, idx in (("game points", 3), ("card points", 4)):
+        da = [x[idx][k] - x[idx][0] for x in a for k in range(1, len(x[2]))]
+        db = [y[idx][k] - y[idx][0] for y in b for k in range(1, len(y[2]))]
+        print(f"{label}: correlation of the candidates' differences {statistics.correlation(da, db):+.3f} "
+              f"({len(da)} candidates)")
+    for name, ref, other in ((a_path, a, b), (b_path, b, a)):
+        own = [max(x[3]) - x[3][0] for x in ref]
+        cross = [y[3][x[3].index(max(x[3]))] - y[3][0] for x, y in zip(ref, other)]
+        print(f"{name}: oracle {statistics.fmean(own):+.3f} game points a decision on its own values, "
+              f"{statistics.fmean(cross):+.3f} ± {ci95_half_width(cross):.3f} scored by the other")
 
 
 def decision_kind(game, seat: int) -> str:
@@ -175,6 +233,8 @@ def main(argv=None) -> int:
     p.add_argument("--deals", type=int, default=60)
     p.add_argument("--seed", type=int, default=5000)
     p.add_argument("--samples", type=int, default=20)
+    p.add_argument("--candidates", type=int, default=6,
+                   help="with --build: how many of basic's best plays are kept and valued (default 6)")
     p.add_argument("--confidence", default=str(E.PLAY_CONFIDENCE))
     p.add_argument("--margin", default="0",
                    help="comma-separated minimum mean advantages (utility units) to try")
@@ -190,9 +250,20 @@ def main(argv=None) -> int:
                    help="compare two --json files of the same positions: B's gain minus A's")
     p.add_argument("--option", action="append", default=[],
                    help="expert option KEY=VALUE for the search (repeatable)")
+    p.add_argument("--revalue", nargs=2, metavar=("SRC", "DST"),
+                   help="value SRC's candidates again with --finisher on every seat, into DST")
+    p.add_argument("--finisher", default="basic", help="with --revalue: the AI that finishes the hands")
+    p.add_argument("--plugin-dir", action="append", default=[],
+                   help="with --revalue: a drop-in plugin folder (repeatable), e.g. docs/examples")
+    p.add_argument("--transfer", nargs=2, metavar=("A", "B"),
+                   help="how far two valuations of the same positions agree")
     ns = p.parse_args(argv)
+    if ns.revalue:
+        revalue(*ns.revalue, ns.finisher, ns.plugin_dir)
+    if ns.transfer:
+        transfer(*ns.transfer)
     if ns.build:
-        build(ns.build, ns.decks, ns.deals, ns.seed)
+        build(ns.build, ns.decks, ns.deals, ns.seed, ns.candidates)
     if ns.eval:
         options = dict(o.split("=", 1) for o in ns.option)
         evaluate(ns.eval, ns.samples, [float(x) for x in ns.confidence.split(",")],
@@ -200,8 +271,8 @@ def main(argv=None) -> int:
                  ns.limit, not ns.no_prune)
     if ns.paired:
         paired(*ns.paired)
-    if not (ns.build or ns.eval or ns.paired):
-        p.error("give --build FILE and/or --eval FILE, or --paired A B")
+    if not (ns.build or ns.eval or ns.paired or ns.revalue or ns.transfer):
+        p.error("give --build FILE and/or --eval FILE, or --paired A B, --revalue SRC DST, --transfer A B")
     return 0
 
 
