@@ -2,10 +2,11 @@
 
 ``--build FILE``: plays ``--deals`` deals with ``basic`` in every seat; at every play decision
 of one seat per deal (seat = deal number mod 4) with at least two candidates and more than one
-trick left, each of ``basic``'s best six plays (``--candidates``) is tried in the *real* position and the hand is
-finished by ``basic`` in every seat; the seat's game points and card points (the dealer's final,
-RULES.md §10, signed for the seat's side) are kept per candidate (pickled to FILE with the
-position; about 30 s for 400 two-deck deals). ``--eval FILE``: lets the expert search
+trick left, each of ``basic``'s best six plays (``--candidates``) is tried in the *real*
+position and the hand is finished by ``basic`` in every seat; the seat's game points and card
+points (the dealer's final, RULES.md §10, signed for the seat's side) are kept per candidate
+(pickled to FILE with the position; about 30 s for 400 two-deck deals).
+``--eval FILE``: lets the expert search
 (``--samples`` sampled worlds, expert options from ``--option KEY=VALUE``) choose among the same
 candidates under each gate of ``--confidence`` (standard errors) × ``--margin`` (least mean
 advantage, game points; see ``expert.pick``), and prints for each the mean gain in game points
@@ -34,11 +35,12 @@ dealer's and the defenders' leads and follows.
 ``--revalue SRC DST --finisher NAME`` keeps SRC's positions and candidates and values every
 candidate again with the AI ``NAME`` finishing the hand in every seat (any registered AI;
 ``--plugin-dir`` for drop-in ones such as ``docs/examples``), so that ``--eval DST`` scores the
-search against a reference that does not play like ``basic``. ``--transfer A B`` (two pickles of
-the same positions valued by two finishers) prints how far the two references agree: the
-correlation of the candidates' differences from ``basic``'s first choice, and what each
-reference's best candidate gains when scored by the other (the part of an oracle's gain that
-is not particular to one way of finishing a hand).
+search against a reference that does not play like ``basic``. ``--transfer A B [C ...]``
+(pickles of the same positions valued by different finishers) prints how far the references
+agree: per pair, the correlation of the candidates' differences from ``basic``'s first choice
+and what each reference's best candidate gains when scored by the other (the part of an oracle's
+gain that is not particular to one way of finishing a hand); with three or more, what the
+candidate best by the mean of the other references gains in each.
 
 A measurement script: nothing is asserted. The pickle is a local cache, not a data file.
 """
@@ -51,6 +53,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -121,25 +124,44 @@ def revalue(src: str, dst: str, finisher: str, plugin_dirs: list[str]) -> None:
         pickle.dump(out, f)
 
 
-def transfer(a_path: str, b_path: str) -> None:
-    """Print how far two valuations of the same positions and candidates agree (see the
-    module docstring, ``--transfer``)."""
-    with open(a_path, "rb") as f:
-        a = pickle.load(f)
-    with open(b_path, "rb") as f:
-        b = pickle.load(f)
-    if len(a) != len(b) or any(len(x[2]) != len(y[2]) for x, y in zip(a, b)):
-        raise SystemExit("the two files hold different positions")
-    for label, idx in (("game points", 3), ("card points", 4)):
-        da = [x[idx][k] - x[idx][0] for x in a for k in range(1, len(x[2]))]
-        db = [y[idx][k] - y[idx][0] for y in b for k in range(1, len(y[2]))]
-        print(f"{label}: correlation of the candidates' differences {statistics.correlation(da, db):+.3f} "
-              f"({len(da)} candidates)")
-    for name, ref, other in ((a_path, a, b), (b_path, b, a)):
-        own = [max(x[3]) - x[3][0] for x in ref]
-        cross = [y[3][x[3].index(max(x[3]))] - y[3][0] for x, y in zip(ref, other)]
-        print(f"{name}: oracle {statistics.fmean(own):+.3f} game points a decision on its own values, "
-              f"{statistics.fmean(cross):+.3f} ± {ci95_half_width(cross):.3f} scored by the other")
+def transfer(paths: Sequence[str]) -> None:
+    """Print how far valuations of the same positions and candidates (two or more pickles,
+    each by another finisher) agree (see the module docstring, ``--transfer``): per pair, the
+    correlation of the candidates' differences from the first candidate and each reference's
+    best candidate scored by the other; with three or more, per file, the candidate best by the
+    mean of all the *other* files scored by this one."""
+    refs = []
+    for path in paths:
+        with open(path, "rb") as f:
+            refs.append(pickle.load(f))
+    a = refs[0]
+    for b in refs[1:]:
+        if len(a) != len(b) or any(len(x[2]) != len(y[2]) for x, y in zip(a, b)):
+            raise SystemExit("the files hold different positions")
+    for i in range(len(refs)):
+        for j in range(i + 1, len(refs)):
+            a, b = refs[i], refs[j]
+            print(f"{paths[i]} and {paths[j]}:")
+            for label, idx in (("game points", 3), ("card points", 4)):
+                da = [x[idx][k] - x[idx][0] for x in a for k in range(1, len(x[2]))]
+                db = [y[idx][k] - y[idx][0] for y in b for k in range(1, len(y[2]))]
+                print(f"  {label}: correlation of the candidates' differences "
+                      f"{statistics.correlation(da, db):+.3f} ({len(da)} candidates)")
+            for name, ref, other in ((paths[i], a, b), (paths[j], b, a)):
+                own = [max(x[3]) - x[3][0] for x in ref]
+                cross = [y[3][x[3].index(max(x[3]))] - y[3][0] for x, y in zip(ref, other)]
+                print(f"  {name}: oracle {statistics.fmean(own):+.3f} game points a decision on its own "
+                      f"values, {statistics.fmean(cross):+.3f} ± {ci95_half_width(cross):.3f} scored by the other")
+    if len(refs) < 3:
+        return
+    for i, ref in enumerate(refs):
+        others = [r for j, r in enumerate(refs) if j != i]
+        gains = []
+        for n, x in enumerate(ref):
+            mean = [sum(o[n][3][k] for o in others) for k in range(len(x[2]))]
+            gains.append(x[3][mean.index(max(mean))] - x[3][0])
+        print(f"{paths[i]}: the best candidate by the other {len(others)} files' mean gains "
+              f"{statistics.fmean(gains):+.3f} ± {ci95_half_width(gains):.3f} game points a decision here")
 
 
 def decision_kind(game, seat: int) -> str:
@@ -255,13 +277,15 @@ def main(argv=None) -> int:
     p.add_argument("--finisher", default="basic", help="with --revalue: the AI that finishes the hands")
     p.add_argument("--plugin-dir", action="append", default=[],
                    help="with --revalue: a drop-in plugin folder (repeatable), e.g. docs/examples")
-    p.add_argument("--transfer", nargs=2, metavar=("A", "B"),
-                   help="how far two valuations of the same positions agree")
+    p.add_argument("--transfer", nargs="+", metavar="FILE",
+                   help="how far two or more valuations of the same positions agree")
     ns = p.parse_args(argv)
     if ns.revalue:
         revalue(*ns.revalue, ns.finisher, ns.plugin_dir)
     if ns.transfer:
-        transfer(*ns.transfer)
+        if len(ns.transfer) < 2:
+            p.error("--transfer needs two or more files")
+        transfer(ns.transfer)
     if ns.build:
         build(ns.build, ns.decks, ns.deals, ns.seed, ns.candidates)
     if ns.eval:
@@ -272,7 +296,7 @@ def main(argv=None) -> int:
     if ns.paired:
         paired(*ns.paired)
     if not (ns.build or ns.eval or ns.paired or ns.revalue or ns.transfer):
-        p.error("give --build FILE and/or --eval FILE, or --paired A B, --revalue SRC DST, --transfer A B")
+        p.error("give --build FILE and/or --eval FILE, or --paired A B, --revalue SRC DST, --transfer A B [C ...]")
     return 0
 
 

@@ -43,7 +43,7 @@ def test_transfer_of_a_valuation_with_itself_agrees_fully(tmp_path, capsys):
     scored by the other valuation gains exactly its own oracle."""
     src = tmp_path / "p.pkl"
     play_decisions.build(str(src), 2, 2, 7100)
-    play_decisions.transfer(str(src), str(src))
+    play_decisions.transfer([str(src), str(src)])
     out = capsys.readouterr().out
     assert out.count("correlation of the candidates' differences +1.000") == 2
     lines = [ln for ln in out.splitlines() if "oracle" in ln]
