@@ -26,11 +26,15 @@ gain of its candidates, of its first one alone and of an oracle within it.
     PYTHONPATH=. python benchmarks/bury_decisions.py --build /tmp/wide.pkl --deals 600 --weights 1.5,0.3,-1,-3
     PYTHONPATH=. python benchmarks/bury_decisions.py --families /tmp/wide.pkl --weights 1.5,0.3,-1,-3
     PYTHONPATH=. python benchmarks/bury_decisions.py --revalue /tmp/bury2.pkl /tmp/bury2_hwc.pkl --finisher hw_counter --plugin-dir docs/examples
+    PYTHONPATH=. python benchmarks/bury_decisions.py --transfer /tmp/bury2.pkl /tmp/bury2_hwc.pkl /tmp/bury2_hwg.pkl
 
 ``--revalue SRC DST --finisher NAME`` keeps SRC's positions and candidates and values each
 candidate again with the AI ``NAME`` playing the hand out on every seat (two seeds, averaged;
 ``--plugin-dir`` for drop-in AIs such as those of ``docs/examples``), so that ``--eval DST``
 and ``--families DST`` score the buries against players that do not play like ``basic``.
+``--transfer A B [C ...]`` (such valuations of the same buries) prints each one's oracle, what
+each one's best candidate gains when scored by the others, and what the candidate best by the
+mean of all the other files gains in each.
 
 Sample counts stand in for thinking time: at ``--think-ms 100`` the bury searches for 500 ms
 (``expert.BURY_THINK_SCALE``): with 1.4's six candidates about 30 deals with ``fast``
@@ -141,6 +145,31 @@ def revalue(src: str, dst: str, finisher: str, plugin_dirs: Sequence[str]) -> No
     print(f"{dst}: {len(out)} buries valued by {finisher}", file=sys.stderr)
 
 
+def transfer(paths: Sequence[str]) -> None:
+    """Print how far valuations of the same buries by different finishers agree (see the
+    module docstring, ``--transfer``), in game points a bury over ``basic``'s."""
+    refs = []
+    for path in paths:
+        with open(path, "rb") as f:
+            refs.append(pickle.load(f))
+    if any(len(r) != len(refs[0]) or any(len(x[2]) != len(y[2]) for x, y in zip(refs[0], r)) for r in refs):
+        raise SystemExit("the files hold different buries")
+    for i, ref in enumerate(refs):
+        own = [max(x[3]) - x[3][0] for x in ref]
+        line = [f"{paths[i]}: oracle {statistics.fmean(own):+.2f}"]
+        for j, other in enumerate(refs):
+            if j != i:
+                cross = [y[3][x[3].index(max(x[3]))] - y[3][0] for x, y in zip(ref, other)]
+                line.append(f"its choice scored by {paths[j]} {statistics.fmean(cross):+.2f} ± {ci95_half_width(cross):.2f}")
+        others = [r for j, r in enumerate(refs) if j != i]
+        best = []
+        for n, x in enumerate(ref):
+            mean = [sum(o[n][3][k] for o in others) for k in range(len(x[2]))]
+            best.append(x[3][mean.index(max(mean))] - x[3][0])
+        line.append(f"the best by the others' mean scored here {statistics.fmean(best):+.2f} ± {ci95_half_width(best):.2f}")
+        print("; ".join(line))
+
+
 def evaluate(path: str, finish: str, samples: int, options: dict, json_path: str | None) -> None:
     """Print the search's mean gain over ``basic``'s bury on the positions of ``path``."""
     with open(path, "rb") as f:
@@ -226,7 +255,13 @@ def main(argv=None) -> int:
     p.add_argument("--finisher", default="basic", help="with --revalue: the AI that plays the hands out")
     p.add_argument("--plugin-dir", action="append", default=[],
                    help="with --revalue: a drop-in plugin folder (repeatable), e.g. docs/examples")
+    p.add_argument("--transfer", nargs="+", metavar="FILE",
+                   help="how far two or more valuations of the same buries agree")
     ns = p.parse_args(argv)
+    if ns.transfer:
+        if len(ns.transfer) < 2:
+            p.error("--transfer needs two or more files")
+        transfer(ns.transfer)
     if ns.revalue:
         revalue(*ns.revalue, ns.finisher, ns.plugin_dir)
     weights = [float(w) for w in ns.weights.split(",")] if ns.weights else []
@@ -238,7 +273,7 @@ def main(argv=None) -> int:
         evaluate(ns.eval, ns.finish, ns.samples, dict(o.split("=", 1) for o in ns.option), ns.json)
     if ns.paired:
         paired(*ns.paired)
-    if not (ns.build or ns.eval or ns.paired or ns.families or ns.revalue):
+    if not (ns.build or ns.eval or ns.paired or ns.families or ns.revalue or ns.transfer):
         p.error("give --build FILE and/or --eval FILE, or --paired A B, --families FILE, --revalue SRC DST")
     return 0
 

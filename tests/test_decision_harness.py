@@ -66,3 +66,16 @@ def test_bury_revalue_by_basic_gives_back_the_build_values(tmp_path):
     assert [(x[1], x[2], x[3]) for x in a] == [(y[1], y[2], y[3]) for y in b]
     assert [(x[1], x[2]) for x in a] == [(z[1], z[2]) for z in c]
     assert all(len(z[3]) == len(z[2]) for z in c)
+
+
+def test_bury_transfer_of_a_valuation_with_itself_agrees_fully(tmp_path, capsys):
+    """``bury_decisions.py --transfer A A``: the oracle's choice scored by the same values and
+    the choice best by the other file's mean both gain exactly the oracle."""
+    src = tmp_path / "b.pkl"
+    bury_decisions.build(str(src), 2, 3, 424242)
+    bury_decisions.transfer([str(src), str(src)])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    for ln in lines:
+        oracle = ln.split("oracle ")[1].split(";")[0]
+        assert ln.count(f" {oracle} ± ") == 2
