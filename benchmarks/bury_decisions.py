@@ -86,6 +86,26 @@ def at_bury(decks: int, seed: int):
     return g, g.to_act
 
 
+def bury_values(g: Game, me: int, cands: Sequence[tuple], finish) -> list[float]:
+    """The dealer ``me``'s game points (RULES.md §10) for each bury of ``cands`` made in a copy
+    of ``g`` and played out by ``finish(game, k)`` for k in ``range(TRUTH_SEEDS)``, averaged."""
+    truth = []
+    for cand in cands:
+        points = []
+        for k in range(TRUTH_SEEDS):
+            h = g.clone()
+            h.apply(Bury(me, cand))
+            points.append(finish(h, k).game_points[me])
+        truth.append(statistics.fmean(points))
+    return truth
+
+
+def basic_finish(game: Game, k: int):
+    """``basic`` on every seat finishes ``game`` (play-out seed ``1000 + k``); its settlement."""
+    basic_play_out(game, 1000 + k)
+    return game.settlement
+
+
 def build(path: str, decks: int, deals: int, seed: int, weights: Sequence[float] = ()) -> None:
     """Write the positions and each candidate's game points on the real deal to ``path``;
     ``weights``: point weights of more families of ``expert_bid.bury_candidates`` whose
@@ -102,16 +122,7 @@ def build(path: str, decks: int, deals: int, seed: int, weights: Sequence[float]
             cands += [c for c in bury_candidates(v, v.bury_count, keep_value, weights) if c not in cands]
         if len(cands) < 2:
             continue
-        truth = []
-        for cand in cands:
-            points = []
-            for k in range(TRUTH_SEEDS):
-                h = g.clone()
-                h.apply(Bury(me, cand))
-                basic_play_out(h, 1000 + k)
-                points.append(h.settlement.game_points[me])
-            truth.append(statistics.fmean(points))
-        out.append((g, me, cands, truth))
+        out.append((g, me, cands, bury_values(g, me, cands, basic_finish)))
     with open(path, "wb") as f:
         pickle.dump(out, f)
     print(f"{path}: {len(out)} buries of {deals} deals", file=sys.stderr)
@@ -128,18 +139,13 @@ def revalue(src: str, dst: str, finisher: str, plugin_dirs: Sequence[str]) -> No
     with open(src, "rb") as f:
         positions = pickle.load(f)
     out = []
+    def finish(game: Game, k: int):
+        ais = [manager.create(finisher, AISettings(seat=s, seed=1000 + k + s))
+               for s in range(game.ruleset.players)]
+        return play_with(game, ais)
+
     for g, me, cands, _truth in positions:
-        truth = []
-        for cand in cands:
-            points = []
-            for k in range(TRUTH_SEEDS):
-                h = g.clone()
-                h.apply(Bury(me, cand))
-                ais = [manager.create(finisher, AISettings(seat=s, seed=1000 + k + s))
-                       for s in range(h.ruleset.players)]
-                points.append(play_with(h, ais).game_points[me])
-            truth.append(statistics.fmean(points))
-        out.append((g.clone(), me, cands, truth))
+        out.append((g.clone(), me, cands, bury_values(g, me, cands, finish)))
     with open(dst, "wb") as f:
         pickle.dump(out, f)
     print(f"{dst}: {len(out)} buries valued by {finisher}", file=sys.stderr)

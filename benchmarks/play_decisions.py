@@ -67,6 +67,20 @@ from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Phase, Play  # noqa: E402
 
 
+def candidate_values(g, s: int, cands, ais) -> tuple[list[int], list[int]]:
+    """``(game points, card points)`` for seat ``s`` of each play of ``cands`` made in a copy
+    of ``g`` and finished by ``ais`` on every seat (card points: the dealer's final, RULES.md
+    §10, signed for ``s``'s side)."""
+    vals, cps = [], []
+    for c in cands:
+        h = g.clone()
+        h.apply(Play(s, c))
+        st = play_with(h, ais)
+        vals.append(st.game_points[s])
+        cps.append(st.dealer_final if s == st.dealer else -st.dealer_final)
+    return vals, cps
+
+
 def build(path: str, decks: int, deals: int, seed: int, candidates: int = 6) -> None:
     rs = hongwu(decks)
     positions = []
@@ -80,14 +94,7 @@ def build(path: str, decks: int, deals: int, seed: int, candidates: int = 6) -> 
             if s == me:
                 cands = [p for _, p in ais[s].ranked_plays(v, o)[:candidates]]
                 if len(cands) > 1 and len(v.hand) > len(cands[0]):
-                    vals, cps = [], []
-                    for c in cands:
-                        h = g.clone()
-                        h.apply(Play(s, c))
-                        st = play_with(h, ais)
-                        vals.append(st.game_points[s])
-                        cps.append(st.dealer_final if s == st.dealer else -st.dealer_final)
-                    positions.append((g.clone(), s, cands, vals, cps))
+                    positions.append((g.clone(), s, cands, *candidate_values(g, s, cands, ais)))
             g.apply(Play(s, tuple(ais[s].choose_play(v, o))))
         print(f"deal {d}: {len(positions)} positions", file=sys.stderr, flush=True)
     with open(path, "wb") as f:
@@ -110,14 +117,7 @@ def revalue(src: str, dst: str, finisher: str, plugin_dirs: list[str]) -> None:
     t0 = time.perf_counter()
     for i, (g, s, cands, _vals, _cps) in enumerate(positions):
         ais = [manager.create(finisher, AISettings(seat=k, seed=k)) for k in range(g.ruleset.players)]
-        vals, cps = [], []
-        for c in cands:
-            h = g.clone()
-            h.apply(Play(s, c))
-            st = play_with(h, ais)
-            vals.append(st.game_points[s])
-            cps.append(st.dealer_final if s == st.dealer else -st.dealer_final)
-        out.append((g.clone(), s, cands, vals, cps))
+        out.append((g.clone(), s, cands, *candidate_values(g, s, cands, ais)))
         if i % 500 == 0:
             print(f"{i} positions, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     with open(dst, "wb") as f:
