@@ -63,6 +63,7 @@ from ai_plugins.builtin.expert_bid import BURY_POINT_WEIGHTS, basic_play_out, bu
 from ai_plugins.ratings import ci95_half_width  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Bid, Bury, ChooseTrump, Game, Phase  # noqa: E402
+from finisher_transfer import add_arguments, best_choices, consensus_choices, load_valuations, scored  # noqa: E402
 
 TRUTH_SEEDS = 2
 """``basic`` play-outs of the real deal averaged per candidate."""
@@ -138,12 +139,13 @@ def revalue(src: str, dst: str, finisher: str, plugin_dirs: Sequence[str]) -> No
     manager = AIManager(plugin_dirs, user_dir=False, entry_points=False)
     with open(src, "rb") as f:
         positions = pickle.load(f)
-    out = []
+
     def finish(game: Game, k: int):
         ais = [manager.create(finisher, AISettings(seat=s, seed=1000 + k + s))
                for s in range(game.ruleset.players)]
         return play_with(game, ais)
 
+    out = []
     for g, me, cands, _truth in positions:
         out.append((g.clone(), me, cands, bury_values(g, me, cands, finish)))
     with open(dst, "wb") as f:
@@ -154,25 +156,17 @@ def revalue(src: str, dst: str, finisher: str, plugin_dirs: Sequence[str]) -> No
 def transfer(paths: Sequence[str]) -> None:
     """Print how far valuations of the same buries by different finishers agree (see the
     module docstring, ``--transfer``), in game points a bury over ``basic``'s."""
-    refs = []
-    for path in paths:
-        with open(path, "rb") as f:
-            refs.append(pickle.load(f))
-    if any(len(r) != len(refs[0]) or any(len(x[2]) != len(y[2]) for x, y in zip(refs[0], r)) for r in refs):
-        raise SystemExit("the files hold different buries")
+    refs = load_valuations(paths, "buries")
     for i, ref in enumerate(refs):
-        own = [max(x[3]) - x[3][0] for x in ref]
-        line = [f"{paths[i]}: oracle {statistics.fmean(own):+.2f}"]
+        line = [f"{paths[i]}: oracle {statistics.fmean(scored(ref, best_choices(ref))):+.2f}"]
         for j, other in enumerate(refs):
             if j != i:
-                cross = [y[3][x[3].index(max(x[3]))] - y[3][0] for x, y in zip(ref, other)]
-                line.append(f"its choice scored by {paths[j]} {statistics.fmean(cross):+.2f} ± {ci95_half_width(cross):.2f}")
-        others = [r for j, r in enumerate(refs) if j != i]
-        best = []
-        for n, x in enumerate(ref):
-            mean = [sum(o[n][3][k] for o in others) for k in range(len(x[2]))]
-            best.append(x[3][mean.index(max(mean))] - x[3][0])
-        line.append(f"the best by the others' mean scored here {statistics.fmean(best):+.2f} ± {ci95_half_width(best):.2f}")
+                cross = scored(other, best_choices(ref))
+                line.append(f"its choice scored by {paths[j]} {statistics.fmean(cross):+.2f} "
+                            f"± {ci95_half_width(cross):.2f}")
+        best = scored(ref, consensus_choices([r for j, r in enumerate(refs) if j != i]))
+        line.append(f"the best by the others' mean scored here {statistics.fmean(best):+.2f} "
+                    f"± {ci95_half_width(best):.2f}")
         print("; ".join(line))
 
 
@@ -256,13 +250,7 @@ def main(argv=None) -> int:
     p.add_argument("--weights", help="point weights of bury families, comma-separated: with --build, "
                    "more families scored beside the search's; with --families, the families reported")
     p.add_argument("--families", metavar="FILE", help="per-family gains of a --build FILE")
-    p.add_argument("--revalue", nargs=2, metavar=("SRC", "DST"),
-                   help="value SRC's candidates again with --finisher on every seat, into DST")
-    p.add_argument("--finisher", default="basic", help="with --revalue: the AI that plays the hands out")
-    p.add_argument("--plugin-dir", action="append", default=[],
-                   help="with --revalue: a drop-in plugin folder (repeatable), e.g. docs/examples")
-    p.add_argument("--transfer", nargs="+", metavar="FILE",
-                   help="how far two or more valuations of the same buries agree")
+    add_arguments(p, "buries")
     ns = p.parse_args(argv)
     if ns.transfer:
         if len(ns.transfer) < 2:

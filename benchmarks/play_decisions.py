@@ -5,23 +5,22 @@ of one seat per deal (seat = deal number mod 4) with at least two candidates and
 trick left, each of ``basic``'s best six plays (``--candidates``) is tried in the *real*
 position and the hand is finished by ``basic`` in every seat; the seat's game points and card
 points (the dealer's final, RULES.md §10, signed for the seat's side) are kept per candidate
-(pickled to FILE with the position; about 30 s for 400 two-deck deals).
-``--eval FILE``: lets the expert search
-(``--samples`` sampled worlds, expert options from ``--option KEY=VALUE``) choose among the same
-candidates under each gate of ``--confidence`` (standard errors) × ``--margin`` (least mean
-advantage, game points; see ``expert.pick``), and prints for each the mean gain in game points
-and in card points per decision over ``basic``'s first choice, with 95% intervals, how often it
-switched, and the best gain an oracle choosing per position could have (an upper bound inflated
-by the noise of one continuation a candidate), for all decisions and split into the dealer's
-and the defenders' (``--role`` scores only one of them). ``--json FILE`` keeps each decision's
-gain per gate; ``--paired A B`` prints B's gain minus A's on the same positions with its 95%
-interval (two variants scored on one pickle are paired decision by decision, so their
-difference is measured far more precisely than either gain). ``--real-world`` is a diagnostic:
-the search plays its candidates out on the real deal instead of sampled worlds (what it would
-choose if it could see every hand), which separates the play-out's error from the sampling's.
-``--no-prune`` plays every candidate out in every world (none dropped early), so that all gates
-score the same play-outs. Each gate's lines also split the gain by kind of decision: the
-dealer's and the defenders' leads and follows.
+(pickled to FILE with the position; about 30 s for 400 two-deck deals). ``--eval FILE``: lets
+the expert search (``--samples`` sampled worlds, expert options from ``--option KEY=VALUE``)
+choose among the same candidates under each gate of ``--confidence`` (standard errors) ×
+``--margin`` (least mean advantage, game points; see ``expert.pick``), and prints for each the
+mean gain in game points and in card points per decision over ``basic``'s first choice, with 95%
+intervals, how often it switched, and the best gain an oracle choosing per position could have
+(an upper bound inflated by the noise of one continuation a candidate), for all decisions and
+split into the dealer's and the defenders' (``--role`` scores only one of them). ``--json FILE``
+keeps each decision's gain per gate; ``--paired A B`` prints B's gain minus A's on the same
+positions with its 95% interval (two variants scored on one pickle are paired decision by
+decision, so their difference is measured far more precisely than either gain). ``--real-world``
+is a diagnostic: the search plays its candidates out on the real deal instead of sampled worlds
+(what it would choose if it could see every hand), which separates the play-out's error from the
+sampling's. ``--no-prune`` plays every candidate out in every world (none dropped early), so
+that all gates score the same play-outs. Each gate's lines also split the gain by kind of
+decision: the dealer's and the defenders' leads and follows.
 
     PYTHONPATH=. python benchmarks/play_decisions.py --build /tmp/pos.pkl --deals 400 --seed 7100
     PYTHONPATH=. python benchmarks/play_decisions.py --eval /tmp/pos.pkl --samples 30 --confidence 0,0.5,1 --margin 0,0.5
@@ -65,6 +64,7 @@ from ai_plugins.builtin.simulate import play_with  # noqa: E402
 from ai_plugins.ratings import ci95_half_width  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Phase, Play  # noqa: E402
+from finisher_transfer import add_arguments, best_choices, consensus_choices, load_valuations, scored  # noqa: E402
 
 
 def candidate_values(g, s: int, cands, ais) -> tuple[list[int], list[int]]:
@@ -130,14 +130,7 @@ def transfer(paths: Sequence[str]) -> None:
     correlation of the candidates' differences from the first candidate and each reference's
     best candidate scored by the other; with three or more, per file, the candidate best by the
     mean of all the *other* files scored by this one."""
-    refs = []
-    for path in paths:
-        with open(path, "rb") as f:
-            refs.append(pickle.load(f))
-    a = refs[0]
-    for b in refs[1:]:
-        if len(a) != len(b) or any(len(x[2]) != len(y[2]) for x, y in zip(a, b)):
-            raise SystemExit("the files hold different positions")
+    refs = load_valuations(paths, "positions")
     for i in range(len(refs)):
         for j in range(i + 1, len(refs)):
             a, b = refs[i], refs[j]
@@ -148,18 +141,15 @@ def transfer(paths: Sequence[str]) -> None:
                 print(f"  {label}: correlation of the candidates' differences "
                       f"{statistics.correlation(da, db):+.3f} ({len(da)} candidates)")
             for name, ref, other in ((paths[i], a, b), (paths[j], b, a)):
-                own = [max(x[3]) - x[3][0] for x in ref]
-                cross = [y[3][x[3].index(max(x[3]))] - y[3][0] for x, y in zip(ref, other)]
+                own = scored(ref, best_choices(ref))
+                cross = scored(other, best_choices(ref))
                 print(f"  {name}: oracle {statistics.fmean(own):+.3f} game points a decision on its own "
                       f"values, {statistics.fmean(cross):+.3f} ± {ci95_half_width(cross):.3f} scored by the other")
     if len(refs) < 3:
         return
     for i, ref in enumerate(refs):
         others = [r for j, r in enumerate(refs) if j != i]
-        gains = []
-        for n, x in enumerate(ref):
-            mean = [sum(o[n][3][k] for o in others) for k in range(len(x[2]))]
-            gains.append(x[3][mean.index(max(mean))] - x[3][0])
+        gains = scored(ref, consensus_choices(others))
         print(f"{paths[i]}: the best candidate by the other {len(others)} files' mean gains "
               f"{statistics.fmean(gains):+.3f} ± {ci95_half_width(gains):.3f} game points a decision here")
 
@@ -272,13 +262,7 @@ def main(argv=None) -> int:
                    help="compare two --json files of the same positions: B's gain minus A's")
     p.add_argument("--option", action="append", default=[],
                    help="expert option KEY=VALUE for the search (repeatable)")
-    p.add_argument("--revalue", nargs=2, metavar=("SRC", "DST"),
-                   help="value SRC's candidates again with --finisher on every seat, into DST")
-    p.add_argument("--finisher", default="basic", help="with --revalue: the AI that finishes the hands")
-    p.add_argument("--plugin-dir", action="append", default=[],
-                   help="with --revalue: a drop-in plugin folder (repeatable), e.g. docs/examples")
-    p.add_argument("--transfer", nargs="+", metavar="FILE",
-                   help="how far two or more valuations of the same positions agree")
+    add_arguments(p, "positions")
     ns = p.parse_args(argv)
     if ns.revalue:
         revalue(*ns.revalue, ns.finisher, ns.plugin_dir)
