@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # finisher_transfer, also when loaded by path
 
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin.basic import BasicAI, keep_value  # noqa: E402

@@ -56,6 +56,7 @@ from typing import Sequence
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # finisher_transfer, also when loaded by path
 
 from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin import expert as E  # noqa: E402
