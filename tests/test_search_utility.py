@@ -388,6 +388,62 @@ def test_the_dealers_play_search_finishes_with_basic_and_the_defenders_lean(monk
     assert calls and all(calls)
 
 
+def test_time_bank_gives_the_follows_a_share_and_the_leads_the_rest(monkeypatch):
+    """Option ``time_bank`` (experimental): through a whole real hand a timed follow is given
+    ``time_bank`` × ``think_ms`` and the lean finish; a lead ``think_ms`` plus what the hand's
+    follows left, at most ``LEAD_CAP`` × ``think_ms`` (the first lead may overdraw), finished
+    as ``finish=auto`` would at that time. The search is replaced by a spy that uses no time,
+    so nothing here depends on the machine's speed; with ``samples`` fixed the bank is not
+    used. Values outside 0..1 are refused."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.builtin.basic import auctioned
+    from engine.state import Phase, Play
+
+    given = []
+
+    def spy(self, view, cands, prune=True, extra=(), think_s=None):
+        given.append((think_s, self._finish_now))
+        return [[0.0] * len(cands)] * 2
+
+    monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)
+    think = expert.FINISH_LONG_MS / expert.LEAD_CAP / 1000.0  # so a full lead reaches the hybrid
+    g, ais = auctioned(hongwu(2), 17)
+    me = g.dealer
+    ai = expert.ExpertAI(AISettings(seat=me, seed=1, options={"think_ms": think * 1000, "time_bank": 0.5}))
+    kinds = []
+    while g.phase is Phase.PLAY:
+        s = g.to_act
+        v = g.view(s)
+        opts = v.play_options()
+        if s == me:
+            before = len(given)
+            play = ai.choose_play(v, opts)
+            if len(given) > before:
+                kinds.append(opts.leading)
+        else:
+            play = ais[s].choose_play(v, opts)
+        g.apply(Play(s, tuple(play)))
+    assert True in kinds and False in kinds
+    cap = expert.LEAD_CAP * think
+    for lead, (t, finish) in zip(kinds, given):
+        if lead:
+            assert think - 1e-9 <= t <= cap + 1e-9
+            assert finish == ("hybrid" if t * 1000 >= expert.FINISH_LONG_MS - 1e-6 else "lean")
+        else:
+            assert t == pytest.approx(0.5 * think) and finish == "lean"
+    first_lead = kinds.index(True)
+    assert given[first_lead][0] == pytest.approx(cap)  # the spy used no time: the bank is full
+    given.clear()
+    g2, _ = auctioned(hongwu(2), 17)
+    v = g2.view(g2.to_act)
+    fixed = expert.ExpertAI(AISettings(seat=g2.to_act, seed=1, options={"samples": 3, "time_bank": 0.5}))
+    fixed.choose_play(v, v.play_options())
+    assert all(t is None for t, _ in given)
+    with pytest.raises(ValueError, match="time_bank"):
+        expert.ExpertAI(AISettings(options={"time_bank": 1.5}))
+
+
 def test_basic_play_out_can_stop_after_some_tricks_at_a_trick_boundary():
     """``expert_bid.basic_play_out(game, seed, tricks=K)`` plays exactly K more tricks (the one
     in progress counting as the first) and leaves the game in play between tricks, with the

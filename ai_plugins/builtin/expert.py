@@ -220,6 +220,20 @@ REFINE_MIN_SAMPLES = 6
 """Fewer ``basic``-finished worlds than this (a thinking time just above
 :data:`REFINE_LEAN_MS`) and the lean search's rows decide after all."""
 
+TIME_BANK = 0.0
+"""Option ``time_bank`` (experimental; 0, the default, is off): the share of ``think_ms`` a
+timed follow searches for. What the follows leave unused is banked for the rest of the hand,
+and a lead searches for ``think_ms`` plus the bank, at most :data:`LEAD_CAP` times
+``think_ms`` (the bank may be overdrawn by (:data:`LEAD_CAP` − 1) × ``think_ms``, so a lead
+early in the hand need not wait for it). Over a hand the seat thus thinks about ``think_ms``
+a play decision, and the leads, where the search gains (README "Tried after 1.6"), get more of
+it; a lead given :data:`FINISH_LONG_MS` or more is finished as ``finish="auto"`` would at that
+time (the hybrid). The time debited is the CPU time the search used
+(:meth:`ExpertAI._timed_think`)."""
+
+LEAD_CAP = 3.0
+"""With ``time_bank``: the most a lead may search, in multiples of ``think_ms``."""
+
 REASONING_TOP = 3
 """Candidates kept in ``last_reasoning`` (what X-ray shows)."""
 
@@ -388,6 +402,15 @@ class ExpertAI:
         self.widen = bool(float(options.get("widen", 0)))
         """Option ``widen`` (experimental): once pruning has dropped candidates, the next plays
         of ``basic``'s ranking take their places (:meth:`_play_rows`)."""
+        self.time_bank = float(options.get("time_bank", TIME_BANK))
+        """Option ``time_bank`` (:data:`TIME_BANK`): a follow's share of the thinking time, 0
+        for off; ValueError outside 0..1."""
+        if not 0.0 <= self.time_bank <= 1.0:
+            raise ValueError(f"expert option time_bank must be 0..1, not {self.time_bank}")
+        self._finish_auto = str(options.get("finish", FINISH)) == "auto"
+        self._bank: tuple[Any, float] | None = None  # (hand key, seconds banked) with time_bank
+        self._bank_tricks = 0  # tricks complete at the last banked decision
+        self._finish_now: str | None = None  # the finish of the decision in progress, if not self.finish
         bonus = options.get("play_bonus")
         self.play_bonus: float | None = None if bonus is None else float(bonus)
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
@@ -487,10 +510,42 @@ class ExpertAI:
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             return cands[0] if cands else tuple(options.sample(self.rng))
         extra = [p for _, p in ranked[self.play_candidates:]] if self.widen else []
-        rows, cands = self._search(view, cands, extra)
+        if self.time_bank > 0 and self.samples is None:
+            rows, cands = self._timed_think(view, options.leading, cands, extra)
+        else:
+            rows, cands = self._search(view, cands, extra)
         choice = pick(rows, self.play_confidence)
         self._note(cands, rows, choice)
         return cands[choice]
+
+    def _timed_think(self, view: Any, leading: bool, cands: list[tuple[Card, ...]],
+                     extra: Sequence[tuple[Card, ...]]) -> tuple[list[list[float | None]], list[tuple[Card, ...]]]:
+        """The lean search of :meth:`_play_rows` with the option ``time_bank``
+        (:data:`TIME_BANK`): a follow thinks ``time_bank`` × ``think_ms``, a lead ``think_ms``
+        plus what this hand's follows left (the bank may be overdrawn by
+        (:data:`LEAD_CAP` − 1) × ``think_ms``, so the first lead need not wait), at most
+        :data:`LEAD_CAP` × ``think_ms``; the CPU time used is debited from the bank, each
+        decision credits ``think_ms``. Returns ``(rows, cands)`` as :meth:`_search`."""
+        key = (view.hand_no, view.dealer, view.bid, view.trump, view.ruleset.decks)
+        done = len(view.tricks)
+        if self._bank is None or self._bank[0] != key or done < self._bank_tricks:
+            self._bank = (key, 0.0)  # a new hand
+        self._bank_tricks = done
+        banked = self._bank[1] + self.think_s  # this decision's credit added
+        if leading:  # the bank may go down to -(LEAD_CAP - 1) x think_ms, never further
+            think = min(LEAD_CAP * self.think_s,
+                        max(self.think_s, banked + (LEAD_CAP - 1.0) * self.think_s))
+        else:
+            think = max(0.001, self.time_bank * self.think_s)
+        if self._finish_auto:
+            self._finish_now = "hybrid" if think * 1000 >= FINISH_LONG_MS else "lean"
+        t0 = time.thread_time()
+        try:
+            rows = self._play_rows(view, cands, extra=extra, think_s=think)
+        finally:
+            self._finish_now = None
+        self._bank = (key, banked - (time.thread_time() - t0))
+        return rows, cands
 
     def _search(self, view: Any, cands: list[tuple[Card, ...]], extra: Sequence[tuple[Card, ...]] = ()
                 ) -> tuple[list[list[float | None]], list[tuple[Card, ...]]]:
@@ -586,8 +641,9 @@ class ExpertAI:
         is on) or a throw, the rest of the hand by the lean play-out
         (:func:`.fastsim.fast_settle`); with ``finish`` ``"basic"``, :meth:`_basic_outcomes`,
         with ``"hybrid"``, :meth:`_hybrid_outcomes` (for the dealer's own searches
-        :attr:`dealer_finish` decides instead)."""
-        finish_kind = self.dealer_finish if me == world.dealer else self.finish
+        :attr:`dealer_finish` decides instead; with ``time_bank``, the finish
+        :meth:`_timed_think` chose for the decision's time)."""
+        finish_kind = self._finish_now or (self.dealer_finish if me == world.dealer else self.finish)
         if finish_kind == "basic":
             return self._basic_outcomes(world, cands, me, active)
         if finish_kind == "hybrid":
