@@ -402,8 +402,8 @@ def test_time_bank_gives_the_follows_a_share_and_the_leads_the_rest(monkeypatch)
 
     given = []
 
-    def spy(self, view, cands, prune=True, extra=(), think_s=None):
-        given.append((think_s, self._finish_now))
+    def spy(self, view, cands, prune=True, extra=(), think_s=None, finish_kind=None):
+        given.append((think_s, finish_kind))
         return [[0.0] * len(cands)] * 2
 
     monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)

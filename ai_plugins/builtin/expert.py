@@ -369,6 +369,7 @@ class ExpertAI:
         finish = str(options.get("finish", FINISH))
         if finish not in ("lean", "basic", "hybrid", "auto"):
             raise ValueError(f"expert option finish must be lean, basic, hybrid or auto, not {finish!r}")
+        self._finish_auto = finish == "auto"  # with time_bank, resolved again for each decision's time
         if finish == "auto":
             finish = "hybrid" if self.samples is None and self.think_s * 1000 >= FINISH_LONG_MS else "lean"
         self.finish = finish
@@ -407,10 +408,9 @@ class ExpertAI:
         for off; ValueError outside 0..1."""
         if not 0.0 <= self.time_bank <= 1.0:
             raise ValueError(f"expert option time_bank must be 0..1, not {self.time_bank}")
-        self._finish_auto = str(options.get("finish", FINISH)) == "auto"
-        self._bank: tuple[Any, float] | None = None  # (hand key, seconds banked) with time_bank
-        self._bank_tricks = 0  # tricks complete at the last banked decision
-        self._finish_now: str | None = None  # the finish of the decision in progress, if not self.finish
+        self._bank: tuple[Any, int, float] | None = None
+        """With ``time_bank``: (the hand's key, tricks complete at its last decision, seconds
+        banked)."""
         bonus = options.get("play_bonus")
         self.play_bonus: float | None = None if bonus is None else float(bonus)
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
@@ -528,23 +528,17 @@ class ExpertAI:
         decision credits ``think_ms``. Returns ``(rows, cands)`` as :meth:`_search`."""
         key = (view.hand_no, view.dealer, view.bid, view.trump, view.ruleset.decks)
         done = len(view.tricks)
-        if self._bank is None or self._bank[0] != key or done < self._bank_tricks:
-            self._bank = (key, 0.0)  # a new hand
-        self._bank_tricks = done
-        banked = self._bank[1] + self.think_s  # this decision's credit added
+        new_hand = self._bank is None or self._bank[0] != key or done < self._bank[1]
+        banked = (0.0 if new_hand else self._bank[2]) + self.think_s  # this decision's credit added
         if leading:  # the bank may go down to -(LEAD_CAP - 1) x think_ms, never further
             think = min(LEAD_CAP * self.think_s,
                         max(self.think_s, banked + (LEAD_CAP - 1.0) * self.think_s))
         else:
             think = max(0.001, self.time_bank * self.think_s)
-        if self._finish_auto:
-            self._finish_now = "hybrid" if think * 1000 >= FINISH_LONG_MS else "lean"
+        kind = ("hybrid" if think * 1000 >= FINISH_LONG_MS else "lean") if self._finish_auto else None
         t0 = time.thread_time()
-        try:
-            rows = self._play_rows(view, cands, extra=extra, think_s=think)
-        finally:
-            self._finish_now = None
-        self._bank = (key, banked - (time.thread_time() - t0))
+        rows = self._play_rows(view, cands, extra=extra, think_s=think, finish_kind=kind)
+        self._bank = (key, done, banked - (time.thread_time() - t0))
         return rows, cands
 
     def _search(self, view: Any, cands: list[tuple[Card, ...]], extra: Sequence[tuple[Card, ...]] = ()
@@ -588,8 +582,8 @@ class ExpertAI:
         return out, sub
 
     def _play_rows(self, view: Any, cands: list[tuple[Card, ...]], prune: bool = True,
-                   extra: Sequence[tuple[Card, ...]] = (), think_s: float | None = None
-                   ) -> list[list[float | None]]:
+                   extra: Sequence[tuple[Card, ...]] = (), think_s: float | None = None,
+                   finish_kind: str | None = None) -> list[list[float | None]]:
         """Per-sample utilities of each play of ``cands`` (sampled worlds of ``view``).
 
         With ``prune``, a candidate that is clearly behind ``cands[0]`` after
@@ -598,7 +592,8 @@ class ExpertAI:
         samples go to the candidates still in the running. Plays of ``extra`` (the option
         ``widen``: the next plays of ``basic``'s ranking) are then appended to ``cands`` (which
         grows) until as many candidates are active as at the start; their entries in the
-        earlier samples are None. ``think_s`` (seconds) overrides the seat's thinking time."""
+        earlier samples are None. ``think_s`` (seconds) overrides the seat's thinking time,
+        ``finish_kind`` (see :meth:`_play_outcomes`) the way the candidates are finished."""
         rows: list[list[float | None]] = []
         me = view.seat
         active = [True] * len(cands)
@@ -610,7 +605,7 @@ class ExpertAI:
         def step(_: int) -> None:
             world = sample_world(view, self.rng, prior=True, structure=self.structure,
                                  bias=bias)
-            rows.append(self._play_outcomes(world, cands, me, active))
+            rows.append(self._play_outcomes(world, cands, me, active, finish_kind))
             if prune and len(rows) >= checkpoint[0]:
                 checkpoint[0] *= 2
                 prune_candidates(rows, active)
@@ -634,16 +629,17 @@ class ExpertAI:
         return prior_bias(view)
 
     def _play_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
-                       active: Sequence[bool] | None = None) -> list[float | None]:
+                       active: Sequence[bool] | None = None, finish_kind: str | None = None
+                       ) -> list[float | None]:
         """Utility for ``me`` of each play of ``cands`` in a copy of ``world`` (None for a
         candidate not ``active``): the trick in progress is finished by the engine with
         :func:`.simulate.rollout_action` when it is a tractor (unless the option ``tractors``
         is on) or a throw, the rest of the hand by the lean play-out
         (:func:`.fastsim.fast_settle`); with ``finish`` ``"basic"``, :meth:`_basic_outcomes`,
         with ``"hybrid"``, :meth:`_hybrid_outcomes` (for the dealer's own searches
-        :attr:`dealer_finish` decides instead; with ``time_bank``, the finish
-        :meth:`_timed_think` chose for the decision's time)."""
-        finish_kind = self._finish_now or (self.dealer_finish if me == world.dealer else self.finish)
+        :attr:`dealer_finish` decides instead); ``finish_kind``, when given (the option
+        ``time_bank``: chosen for the decision's time), decides for every seat."""
+        finish_kind = finish_kind or (self.dealer_finish if me == world.dealer else self.finish)
         if finish_kind == "basic":
             return self._basic_outcomes(world, cands, me, active)
         if finish_kind == "hybrid":
