@@ -267,7 +267,8 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
               names: Sequence[str] | None = None) -> dict[str, Any]:
     """The numbers the table and ``--json`` show.
 
-    Returns ``{"seed", "decks", "deals", "first_deal", "lineups": ["ABAB", ...], "ais": {label: {"hands",
+    Returns ``{"seed", "decks", "deals", "first_deal", "lineups": ["ABAB", ...], "hands": [...],
+    "ais": {label: {"hands",
     "mean_game_points", "ci95", "dealer_rate", "dealer_success_rate", "mean_bid",
     "mean_dealer_final", "faults", "fault_report", "per_deal", "by_role"}}}``; rates are fractions 0..1, ``ci95`` the
     half-width in game points; ``None`` where a number is undefined (no dealer hands, fewer
@@ -276,7 +277,10 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
     "threads_running", "printed", "first": {kind: {"reason", "traceback"}}}``); ``per_deal``
     the AI's mean game points of each deal, in deal order (so two runs on the same seed can be
     compared deal by deal: ``benchmarks/arena_paired.py``); ``by_role`` its game points split
-    by who dealt (:func:`_by_role`; 红五 only). ``names``:
+    by who dealt (:func:`_by_role`; 红五 only). The top-level ``"hands"`` lists every hand
+    played (:func:`_hand_records`; 红五 only), from which ``benchmarks/arena_split.py`` tells
+    how much of an AI's lead comes from the auction and how much from playing the same hands.
+    ``names``:
     the AIs' display names (default ``config.ais``), made unique by :func:`label_names`.
     """
     labels = label_names(list(names) if names is not None else config.ais)
@@ -316,7 +320,25 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
             "per_deal": per_deal,
             "by_role": _by_role(results, i, len(lineups(len(config.ais))[0])),
         }
+    summary["hands"] = _hand_records(results, len(lineups(len(config.ais))[0]))
     return summary
+
+
+def _hand_records(results: dict[int, list[SeatResult]], seats: int) -> list[dict[str, Any]]:
+    """One record a hand, in deal order then line-up order: ``{"deal": index, "lineup": index
+    into the summary's ``lineups``, "dealer": seat, "bid": card points, "final": the dealer's
+    final (RULES.md §10), "game_points": [each seat's, in seat order]}``. ``seats``: the seats
+    of one line-up (the results of a deal come a line-up at a time, in seat order)."""
+    out = []
+    for d in sorted(results):
+        rows = results[d]
+        for j, k in enumerate(range(0, len(rows) - seats + 1, seats)):
+            hand = rows[k:k + seats]
+            dealer = next((r.seat for r in hand if r.dealer), None)
+            out.append({"deal": d, "lineup": j, "dealer": dealer, "bid": hand[0].bid,
+                        "final": hand[0].dealer_final,
+                        "game_points": [r.game_points for r in hand]})
+    return out
 
 
 def _by_role(results: dict[int, list[SeatResult]], ai: int, seats: int) -> dict[str, Any]:

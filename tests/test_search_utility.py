@@ -122,6 +122,37 @@ def test_arena_reports_per_deal_means_and_roles_that_add_up():
         mod.paired(a, b[:2])
 
 
+def test_arena_hand_records_and_the_split_script_add_up_to_the_mean(tmp_path, capsys):
+    """Every hand of a run is recorded (one dealer, zero-sum game points, the bid and final
+    the seat results carry), and ``arena_split.py``'s parts add up to the AI's mean."""
+    config = ArenaConfig(ais=("basic", "random"), deals=6, seed=13, user_dir=False, entry_points=False)
+    summary = run_arena(config, jobs=1)
+    hands = summary["hands"]
+    assert [(h["deal"], h["lineup"]) for h in hands] == [(d, j) for d in range(6) for j in range(2)]
+    rs = hongwu(2)
+    for h in hands:
+        assert sum(h["game_points"]) == 0 and 0 <= h["dealer"] < rs.players
+        assert rs.bid_min <= h["bid"] <= rs.bid_max
+    dealt = [h for h in hands if summary["lineups"][h["lineup"]][h["dealer"]] == "A"]
+    assert len(dealt) == round(summary["ais"]["basic"]["dealer_rate"] * summary["ais"]["basic"]["hands"])
+    mod = _script("benchmarks/arena_split.py")
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    first, deals = mod.load(str(path))
+    out = mod.split(first, deals, "basic")
+    assert out["deals"] == 6
+    assert sum(p["share"] for p in out["parts"].values()) == pytest.approx(summary["ais"]["basic"]["mean_game_points"])
+    assert sum(p["deals"] for p in out["parts"].values()) == 6
+    same = out["parts"]["the same seat dealt both times (the same hand, once each)"]["deals"]
+    assert same == sum(1 for d in range(6) if hands[2 * d]["dealer"] == hands[2 * d + 1]["dealer"])
+    assert mod.main([str(path), "--label", "random"]) == 0
+    assert "random against basic" in capsys.readouterr().out
+    del summary["hands"]
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    with pytest.raises(SystemExit, match="no hand records"):
+        mod.load(str(path))
+
+
 def test_arena_first_deal_extends_a_run_and_the_paired_script_joins_the_parts(tmp_path, capsys):
     """``first_deal`` plays the seed's later deals: deals 0-1 and 2-3 played as two runs are
     deals 0-3 of one run, and ``arena_paired.py a.json,b.json`` joins them by deal index."""
