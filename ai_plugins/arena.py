@@ -291,10 +291,12 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
                         for lu in lineups(len(config.ais), config.seats)]
         return summarize_zpy(config, results, labels, lineup_names)
     letters = "ABCD"
+    lus = lineups(len(config.ais))
+    seats = len(lus[0])
     summary: dict[str, Any] = {
         "seed": config.seed, "decks": config.decks, "deals": len(results),
         "first_deal": config.first_deal, "budget_s": config.budget_s,
-        "lineups": ["".join(letters[i] for i in lu) for lu in lineups(len(config.ais))],
+        "lineups": ["".join(letters[i] for i in lu) for lu in lus],
         "legend": {letters[i]: labels[i] for i in range(len(labels))},
         "ais": {},
     }
@@ -318,27 +320,32 @@ def summarize(config: ArenaConfig, results: dict[int, list[SeatResult]],
             "faults": sum(r.faults for r in rows),
             "fault_report": _fault_report(rows),
             "per_deal": per_deal,
-            "by_role": _by_role(results, i, len(lineups(len(config.ais))[0])),
+            "by_role": _by_role(results, i, seats),
         }
-    summary["hands"] = _hand_records(results, len(lineups(len(config.ais))[0]))
+    summary["hands"] = _hand_records(results, seats)
     return summary
+
+
+def _lineup_hands(results: dict[int, list[SeatResult]], seats: int
+                  ) -> Iterator[tuple[int, int, list[SeatResult]]]:
+    """``(deal, line-up index, the hand's seat results in seat order)`` for every hand, in deal
+    order then line-up order. ``seats``: the seats of one line-up (the results of a deal come a
+    line-up at a time, in seat order)."""
+    for d in sorted(results):
+        rows = results[d]
+        for j, k in enumerate(range(0, len(rows) - seats + 1, seats)):
+            yield d, j, rows[k:k + seats]
 
 
 def _hand_records(results: dict[int, list[SeatResult]], seats: int) -> list[dict[str, Any]]:
     """One record a hand, in deal order then line-up order: ``{"deal": index, "lineup": index
     into the summary's ``lineups``, "dealer": seat, "bid": card points, "final": the dealer's
-    final (RULES.md §10), "game_points": [each seat's, in seat order]}``. ``seats``: the seats
-    of one line-up (the results of a deal come a line-up at a time, in seat order)."""
-    out = []
-    for d in sorted(results):
-        rows = results[d]
-        for j, k in enumerate(range(0, len(rows) - seats + 1, seats)):
-            hand = rows[k:k + seats]
-            dealer = next((r.seat for r in hand if r.dealer), None)
-            out.append({"deal": d, "lineup": j, "dealer": dealer, "bid": hand[0].bid,
-                        "final": hand[0].dealer_final,
-                        "game_points": [r.game_points for r in hand]})
-    return out
+    final (RULES.md §10), "game_points": [each seat's, in seat order]}``. ``seats``: as for
+    :func:`_lineup_hands`."""
+    return [{"deal": d, "lineup": j, "dealer": next((r.seat for r in hand if r.dealer), None),
+             "bid": hand[0].bid, "final": hand[0].dealer_final,
+             "game_points": [r.game_points for r in hand]}
+            for d, j, hand in _lineup_hands(results, seats)]
 
 
 def _by_role(results: dict[int, list[SeatResult]], ai: int, seats: int) -> dict[str, Any]:
@@ -347,16 +354,13 @@ def _by_role(results: dict[int, list[SeatResult]], ai: int, seats: int) -> dict[
     (another AI was); each ``{"hands": n, "mean_game_points": float or None}``. ``seats``: the
     seats of one line-up (the results of a deal come a line-up at a time, in seat order)."""
     tally: dict[str, list[int]] = {"dealt": [], "own_kind_dealt": [], "other_dealt": []}
-    for d in sorted(results):
-        rows = results[d]
-        for k in range(0, len(rows) - seats + 1, seats):
-            hand = rows[k:k + seats]
-            dealer_ai = next((r.ai for r in hand if r.dealer), None)
-            for r in hand:
-                if r.ai != ai:
-                    continue
-                role = "dealt" if r.dealer else "own_kind_dealt" if dealer_ai == ai else "other_dealt"
-                tally[role].append(r.game_points)
+    for _, _, hand in _lineup_hands(results, seats):
+        dealer_ai = next((r.ai for r in hand if r.dealer), None)
+        for r in hand:
+            if r.ai != ai:
+                continue
+            role = "dealt" if r.dealer else "own_kind_dealt" if dealer_ai == ai else "other_dealt"
+            tally[role].append(r.game_points)
     return {role: {"hands": len(v), "mean_game_points": _mean(v)} for role, v in tally.items()}
 
 
