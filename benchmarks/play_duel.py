@@ -7,17 +7,27 @@ Here the auction, the trump and the bury of every deal are made by ``basic`` for
 BABA from that same position: the dealer and its contract are the same in both, so the
 per-deal difference measures play alone.
 
+With ``--dealer-only`` A plays only the dealer's seat and B the three defenders, against B on
+every seat from the same position: the difference in the dealer's game points measures A's
+play as dealer alone (a dealer's play decisions are a quarter of a hand's and weigh three
+times a defender's, RULES.md §10).
+
 Usage::
 
     PYTHONPATH=. python benchmarks/play_duel.py --a expert --b basic --deals 40 --seed 5 \\
-        [--decks 2] [--think-ms 100] [--samples N] [--plugin-dir DIR] [--ab-only]
+        [--decks 2] [--think-ms 100] [--samples N] [--plugin-dir DIR] [--dealer-only] \\
+        [--json FILE]
 
 Prints A's mean game points per seat-hand with a 95% interval over deals (B's is its
-negative: every hand is zero-sum), A's mean as dealer and as defender, and the wall time.
+negative: every hand is zero-sum), A's mean as dealer and as defender, and the wall time;
+with ``--dealer-only``, the mean change of the dealer's game points a deal with its interval.
+``--json`` writes the per-deal figures (``{"a", "b", "decks", "seed", "first", "mode",
+"per_deal"}``) for pairing two runs deal by deal.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -69,6 +79,9 @@ def main(argv=None) -> int:
     p.add_argument("--think-ms", type=int, default=100)
     p.add_argument("--samples", type=int, default=None)
     p.add_argument("--plugin-dir", action="append", default=[])
+    p.add_argument("--dealer-only", action="store_true",
+                   help="A plays only the dealer's seat, B the defenders; baseline B on every seat")
+    p.add_argument("--json", default=None, help="write the per-deal figures to this file")
     ns = p.parse_args(argv)
     rs = hongwu(ns.decks)
     manager = AIManager(ns.plugin_dir, [], user_dir=False, entry_points=False)
@@ -81,6 +94,14 @@ def main(argv=None) -> int:
     for d in range(ns.first, ns.first + ns.deals):
         dseed = deal_seed(ns.seed, d)
         start = auctioned(rs, dseed)
+        if ns.dealer_only:
+            dealer = start.dealer
+            base = play(start, [ns.b] * n, manager, dseed, options)[0]
+            names = [ns.a if s == dealer else ns.b for s in range(n)]
+            gp = play(start, names, manager, dseed, options)[0]
+            per_deal.append(gp[dealer] - base[dealer])
+            as_dealer.append(gp[dealer])
+            continue
         pts = []
         for j, lineup in enumerate(((0, 1) * (n // 2), (1, 0) * (n // 2))):
             names = [(ns.a, ns.b)[k] for k in lineup]
@@ -95,6 +116,16 @@ def main(argv=None) -> int:
             print(f"  {d - ns.first + 1} deals: {m:+.2f}", file=sys.stderr, flush=True)
     m = statistics.fmean(per_deal)
     half = ci95_half_width(per_deal) or 0.0
+    if ns.json:
+        with open(ns.json, "w", encoding="utf-8") as f:
+            json.dump({"a": ns.a, "b": ns.b, "decks": ns.decks, "seed": ns.seed, "first": ns.first,
+                       "mode": "dealer-only" if ns.dealer_only else "duel", "per_deal": per_deal}, f)
+    if ns.dealer_only:
+        print(f"dealer-only duel {ns.a} vs {ns.b}: {ns.deals} deals (from {ns.first}), {ns.decks} decks, "
+              f"seed {ns.seed}, think {ns.think_ms} ms" + (f", {ns.samples} samples" if ns.samples else ""))
+        print(f"{ns.a} as dealer: {m:+.2f} ± {half:.2f} game points a dealt hand over {ns.b}'s play "
+              f"(dealer's mean {statistics.fmean(as_dealer):+.2f}); {time.perf_counter() - t0:.0f} s")
+        return 0
     print(f"play duel {ns.a} vs {ns.b}: {ns.deals} deals (from {ns.first}), {ns.decks} decks, seed "
           f"{ns.seed}, think {ns.think_ms} ms" + (f", {ns.samples} samples" if ns.samples else ""))
     print(f"{ns.a}: {m:+.2f} ± {half:.2f} game points per seat-hand "

@@ -153,6 +153,25 @@ def test_arena_hand_records_and_the_split_script_add_up_to_the_mean(tmp_path, ca
         mod.load(str(path))
 
 
+def test_play_duel_dealer_only_changes_the_dealer_seat_alone(tmp_path, capsys):
+    """``play_duel.py --dealer-only``: A plays only the dealer's seat against B's play of the
+    same position. The same AI on both sides changes nothing (every per-deal figure 0), and a
+    ``random`` dealer among ``basic`` defenders loses game points on nearly every deal; the
+    per-deal figures are written with ``--json``."""
+    mod = _script("benchmarks/play_duel.py")
+    same, worse = tmp_path / "same.json", tmp_path / "worse.json"
+    assert mod.main(["--a", "basic", "--b", "basic", "--deals", "4", "--seed", "3", "--dealer-only",
+                     "--json", str(same)]) == 0
+    assert mod.main(["--a", "random", "--b", "basic", "--deals", "6", "--seed", "3", "--dealer-only",
+                     "--json", str(worse)]) == 0
+    out = capsys.readouterr().out
+    assert "basic as dealer: +0.00 ± 0.00" in out and "random as dealer: -" in out
+    got = json.loads(same.read_text(encoding="utf-8"))
+    assert got["mode"] == "dealer-only" and got["per_deal"] == [0, 0, 0, 0]
+    bad = json.loads(worse.read_text(encoding="utf-8"))["per_deal"]
+    assert len(bad) == 6 and sum(bad) < 0 and sum(x < 0 for x in bad) >= 4
+
+
 def test_arena_first_deal_extends_a_run_and_the_paired_script_joins_the_parts(tmp_path, capsys):
     """``first_deal`` plays the seed's later deals: deals 0-1 and 2-3 played as two runs are
     deals 0-3 of one run, and ``arena_paired.py a.json,b.json`` joins them by deal index."""
@@ -473,6 +492,53 @@ def test_time_bank_gives_the_follows_a_share_and_the_leads_the_rest(monkeypatch)
     assert given and all(t is None for t, _ in given)
     with pytest.raises(ValueError, match="time_bank"):
         expert.ExpertAI(AISettings(options={"time_bank": 1.5}))
+
+
+def test_dealer_time_moves_the_defenders_time_to_the_dealer(monkeypatch):
+    """Option ``dealer_time``: through a whole real hand, with an expert on every seat, the
+    dealer's timed play decisions search ``dealer_time`` × ``think_ms`` (the hybrid finish
+    from ``FINISH_LONG_MS``), each defender's ``think_ms`` less a third of the dealer's extra
+    time, so that a trick's four decisions together think four × ``think_ms``; the dealer's
+    time is capped at ``DEALER_CAP_S``; a fixed ``samples`` count is not affected; values
+    outside 0.1..3 are refused. A spy stands in for the search, so no timing is measured."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.builtin.basic import auctioned
+    from engine.state import Phase, Play
+
+    given = []
+
+    def spy(self, view, cands, prune=True, extra=(), think_s=None, finish_kind=None):
+        given.append((view.seat == view.dealer, think_s, finish_kind))
+        return [[0.0] * len(cands)] * 2
+
+    monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)
+    g, _ = auctioned(hongwu(2), 23)
+    ais = [expert.ExpertAI(AISettings(seat=s, seed=s, options={"think_ms": 100, "dealer_time": 3}))
+           for s in range(4)]
+    while g.phase is Phase.PLAY:
+        s = g.to_act
+        v = g.view(s)
+        g.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+    roles = {d for d, _, _ in given}
+    assert roles == {True, False}
+    for dealer, t, finish in given:
+        if dealer:
+            assert t == pytest.approx(0.3) and finish == "hybrid"
+        else:
+            assert t == pytest.approx(0.1 - 0.2 / 3) and finish == "lean"
+    given.clear()
+    g, _ = auctioned(hongwu(2), 23)
+    v = g.view(g.to_act)
+    slow = expert.ExpertAI(AISettings(seat=g.to_act, seed=1, options={"think_ms": 500, "dealer_time": 3}))
+    assert slow._role_think(v) == pytest.approx(
+        expert.DEALER_CAP_S if g.to_act == g.dealer else 0.5 - (expert.DEALER_CAP_S - 0.5) / 3)
+    fixed = expert.ExpertAI(AISettings(seat=g.to_act, seed=1, options={"samples": 3, "dealer_time": 3}))
+    fixed.choose_play(v, v.play_options())
+    assert given and all(t is None for _, t, _ in given)
+    for bad in (0.05, 3.5):
+        with pytest.raises(ValueError, match="dealer_time"):
+            expert.ExpertAI(AISettings(options={"dealer_time": bad}))
 
 
 def test_basic_play_out_can_stop_after_some_tricks_at_a_trick_boundary():
