@@ -539,6 +539,11 @@ def test_dealer_time_moves_the_defenders_time_to_the_dealer(monkeypatch):
     for bad in (0.05, 3.5):
         with pytest.raises(ValueError, match="dealer_time"):
             expert.ExpertAI(AISettings(options={"dealer_time": bad}))
+    monkeypatch.setattr(expert, "DEALER_TIME", {2: 2.0})  # the default by deck count
+    plain = expert.ExpertAI(AISettings(seat=g.dealer, seed=1, options={"think_ms": 100}))
+    assert plain._role_think(g.view(g.dealer)) == pytest.approx(0.2)
+    three, _ = auctioned(hongwu(3), 23)
+    assert plain._dealer_factor(three.view(three.dealer)) == 1.0
 
 
 def test_basic_play_out_can_stop_after_some_tricks_at_a_trick_boundary():

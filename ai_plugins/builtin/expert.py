@@ -234,11 +234,12 @@ time (the hybrid). The time debited is the CPU time the search used
 LEAD_CAP = 3.0
 """With ``time_bank``: the most a lead may search, in multiples of ``think_ms``."""
 
-DEALER_TIME = 1.0
-"""Option ``dealer_time`` (1.0, the default, is off): a timed play decision of the dealer
-searches for ``dealer_time`` × ``think_ms`` and each defender's for as much less as keeps a
-trick's decisions together at n × ``think_ms`` (n the seats; a defender at least a tenth of
-``think_ms``): with four seats and 3, the dealer 300 ms and the defenders 33 ms at 100 ms.
+DEALER_TIME = {2: 1.0, 3: 1.0}
+"""The option ``dealer_time``'s default by deck count (1.0 is off). With a factor F a timed
+play decision of the dealer searches for F × ``think_ms`` and each defender's for as much
+less as keeps a trick's decisions together at n × ``think_ms`` (n the seats; a defender at
+least a tenth of ``think_ms``): with four seats and F = 3, the dealer 300 ms and the
+defenders 33 ms at 100 ms.
 The dealer's game points are three times a defender's (RULES.md §10), and given
 :data:`FINISH_LONG_MS` or more its search is finished as ``finish="auto"`` would at that time
 (the hybrid), which gains from time where the lean search is flat. The dealer's time is capped
@@ -425,10 +426,12 @@ class ExpertAI:
         if not 0.0 <= self.time_bank <= 1.0:
             raise ValueError(f"expert option time_bank must be 0..1, not {self.time_bank}")
         self._bank: tuple[Any, int, float] | None = None
-        self.dealer_time = float(options.get("dealer_time", DEALER_TIME))
-        """Option ``dealer_time`` (:data:`DEALER_TIME`): the dealer's share of a trick's
-        thinking time, in multiples of ``think_ms``; ValueError outside 0.1..3."""
-        if not 0.1 <= self.dealer_time <= 3.0:
+        dealer_time = options.get("dealer_time")
+        self.dealer_time: float | None = None if dealer_time is None else float(dealer_time)
+        """Option ``dealer_time``: the dealer's share of a trick's thinking time, in multiples
+        of ``think_ms`` (None: :data:`DEALER_TIME` for the hand's deck count); ValueError
+        outside 0.1..3."""
+        if self.dealer_time is not None and not 0.1 <= self.dealer_time <= 3.0:
             raise ValueError(f"expert option dealer_time must be 0.1..3, not {self.dealer_time}")
         """With ``time_bank``: (the hand's key, tricks complete at its last decision, seconds
         banked)."""
@@ -533,7 +536,7 @@ class ExpertAI:
         extra = [p for _, p in ranked[self.play_candidates:]] if self.widen else []
         if self.time_bank > 0 and self.samples is None:
             rows, cands = self._timed_think(view, options.leading, cands, extra)
-        elif self.dealer_time != 1.0 and self.samples is None:
+        elif self._dealer_factor(view) != 1.0 and self.samples is None:
             think = self._role_think(view)
             kind = ("hybrid" if think * 1000 >= FINISH_LONG_MS else "lean") if self._finish_auto else None
             rows = self._play_rows(view, cands, extra=extra, think_s=think, finish_kind=kind)
@@ -543,15 +546,23 @@ class ExpertAI:
         self._note(cands, rows, choice)
         return cands[choice]
 
+    def _dealer_factor(self, view: Any) -> float:
+        """The ``dealer_time`` factor for this hand: the option, else :data:`DEALER_TIME` for
+        ``view.ruleset.decks`` (1.0 for a deck count it does not list)."""
+        if self.dealer_time is not None:
+            return self.dealer_time
+        return DEALER_TIME.get(view.ruleset.decks, 1.0)
+
     def _role_think(self, view: Any) -> float:
         """Seconds this play decision searches with the option ``dealer_time``
         (:data:`DEALER_TIME`): ``dealer_time`` × ``think_ms`` for the dealer (above
         ``think_ms`` at most :data:`DEALER_CAP_S`); a defender gives up an (n − 1)th of what
         the dealer gains (n = ``view.ruleset.players``), at least a tenth of ``think_ms``."""
         n = view.ruleset.players
-        dealer = max(self.think_s, min(self.dealer_time * self.think_s, DEALER_CAP_S))
-        if self.dealer_time < 1.0:
-            dealer = self.dealer_time * self.think_s
+        factor = self._dealer_factor(view)
+        dealer = max(self.think_s, min(factor * self.think_s, DEALER_CAP_S))
+        if factor < 1.0:
+            dealer = factor * self.think_s
         if view.seat == view.dealer:
             return dealer
         return max(0.1 * self.think_s, self.think_s - (dealer - self.think_s) / (n - 1))
