@@ -14,6 +14,9 @@ file after the first, the mean of the per-deal differences of the chosen AI with
 ``--label`` names the AI to compare (default: the first AI of each file). Runs are paired on
 the deals they share (by deal index), and a run may be several files joined by commas: an
 arena extended with ``--first-deal`` (e.g. ``a.json,a2.json`` for deals 0–199 and 200–399).
+Repeated runs of the same version on the same deals joined by ``+`` (``a.json+a_again.json``)
+count as one run whose per-deal figure is their mean, on the deals all of them played: a
+steadier baseline where a timed search varies from run to run.
 A measurement script: nothing is asserted.
 """
 from __future__ import annotations
@@ -39,6 +42,14 @@ def paired(a: list[float], b: list[float]) -> tuple[float, float]:
 
 
 def _series(path: str, label: str | None) -> tuple[str, dict[int, float]]:
+    """:func:`_joined` of each ``+``-separated repeat in ``path``, averaged per deal over the
+    deals every repeat played (the label of the first)."""
+    repeats = [_joined(part, label) for part in path.split("+")]
+    deals = set.intersection(*(set(r[1]) for r in repeats))
+    return repeats[0][0], {d: statistics.fmean(r[1][d] for r in repeats) for d in sorted(deals)}
+
+
+def _joined(path: str, label: str | None) -> tuple[str, dict[int, float]]:
     """``(AI label, {deal index: mean game points})`` of one arena ``--json`` file, or of
     several joined by commas (runs of the same seed on later deals, ``--first-deal``); a deal
     played twice raises SystemExit, as do a missing AI or a file without per-deal numbers."""
@@ -72,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     or comma-joined files; runs are compared on the deals both played)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs", nargs="+", help="arena --json files, the baseline first; "
-                    "A.json,B.json joins runs of later deals (--first-deal)")
+                    "A.json,B.json joins runs of later deals (--first-deal), "
+                    "A.json+A2.json averages repeats of the same deals")
     ap.add_argument("--label", help="the AI to compare (default: each file's first AI)")
     ns = ap.parse_args(argv)
     base_name, base = _series(ns.runs[0], ns.label)

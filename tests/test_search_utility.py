@@ -174,7 +174,8 @@ def test_play_duel_dealer_only_changes_the_dealer_seat_alone(tmp_path, capsys):
 
 def test_arena_first_deal_extends_a_run_and_the_paired_script_joins_the_parts(tmp_path, capsys):
     """``first_deal`` plays the seed's later deals: deals 0-1 and 2-3 played as two runs are
-    deals 0-3 of one run, and ``arena_paired.py a.json,b.json`` joins them by deal index."""
+    deals 0-3 of one run, and ``arena_paired.py a.json,b.json`` joins them by deal index;
+    ``a.json+b.json`` averages repeats of the same deals, on the deals all of them played."""
     def run(first: int, deals: int) -> dict:
         config = ArenaConfig(ais=("basic", "random"), deals=deals, seed=12, user_dir=False,
                              entry_points=False, first_deal=first)
@@ -194,6 +195,16 @@ def test_arena_first_deal_extends_a_run_and_the_paired_script_joins_the_parts(tm
     assert "over 2 common deals" in out[2]
     with pytest.raises(SystemExit):  # a deal in two of the joined runs
         mod.main([str(paths[0]), f"{paths[1]},{paths[0]}"])
+    shifted = json.loads(json.dumps(whole))  # a repeat of deals 0-3 two points better a deal
+    shifted["ais"]["basic"]["per_deal"] = [x + 2.0 for x in whole["ais"]["basic"]["per_deal"]]
+    paths.append(tmp_path / "shifted.json")
+    paths[-1].write_text(json.dumps(shifted), encoding="utf-8")
+    capsys.readouterr()
+    assert mod.main([f"{paths[0]}+{paths[3]}", str(paths[0]), f"{paths[1]}+{paths[3]}"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "over 4 deals (baseline)" in out[0]
+    assert "over 4 common deals; paired difference -1.00 ± 0.00" in out[1]
+    assert "over 2 common deals; paired difference +0.00 ± 0.00" in out[2]  # only deals 0-1 in both repeats
     with pytest.raises(ValueError):
         run(-1, 2)
 
