@@ -52,11 +52,15 @@ def _series(path: str, label: str | None) -> tuple[str, dict[int, float]]:
 def _joined(path: str, label: str | None) -> tuple[str, dict[int, float]]:
     """``(AI label, {deal index: mean game points})`` of one arena ``--json`` file, or of
     several joined by commas (runs of the same seed on later deals, ``--first-deal``); a deal
-    played twice raises SystemExit, as do a missing AI or a file without per-deal numbers."""
+    played twice raises SystemExit, as do a file that cannot be read, a missing AI or a file
+    without per-deal numbers."""
     name, out = None, {}
     for part in path.split(","):
-        with open(part, encoding="utf-8") as fh:
-            data = json.load(fh)
+        try:
+            with open(part, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except OSError as e:
+            raise SystemExit(f"{part}: {e.strerror}") from None
         ais = data["ais"]
         name = label if label is not None else next(iter(ais))
         if name not in ais:

@@ -195,6 +195,8 @@ def test_arena_first_deal_extends_a_run_and_the_paired_script_joins_the_parts(tm
     assert "over 2 common deals" in out[2]
     with pytest.raises(SystemExit):  # a deal in two of the joined runs
         mod.main([str(paths[0]), f"{paths[1]},{paths[0]}"])
+    with pytest.raises(SystemExit, match="missing.json: No such file"):
+        mod.main([str(paths[0]), str(tmp_path / "missing.json")])
     shifted = json.loads(json.dumps(whole))  # a repeat of deals 0-3 two points better a deal
     shifted["ais"]["basic"]["per_deal"] = [x + 2.0 for x in whole["ais"]["basic"]["per_deal"]]
     paths.append(tmp_path / "shifted.json")
