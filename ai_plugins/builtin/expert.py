@@ -432,6 +432,8 @@ class ExpertAI:
         if not 0.0 <= self.time_bank <= 1.0:
             raise ValueError(f"expert option time_bank must be 0..1, not {self.time_bank}")
         self._bank: tuple[Any, int, float] | None = None
+        """With ``time_bank``: (the hand's key, tricks complete at its last decision, seconds
+        banked)."""
         dealer_time = options.get("dealer_time")
         self.dealer_time: float | None = None if dealer_time is None else float(dealer_time)
         """Option ``dealer_time``: the dealer's share of a trick's thinking time, in multiples
@@ -439,8 +441,6 @@ class ExpertAI:
         outside 0.1..3."""
         if self.dealer_time is not None and not 0.1 <= self.dealer_time <= 3.0:
             raise ValueError(f"expert option dealer_time must be 0.1..3, not {self.dealer_time}")
-        """With ``time_bank``: (the hand's key, tricks complete at its last decision, seconds
-        banked)."""
         bonus = options.get("play_bonus")
         self.play_bonus: float | None = None if bonus is None else float(bonus)
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
