@@ -574,9 +574,10 @@ class ExpertAI:
         the dealer gains (n = ``view.ruleset.players``), at least a tenth of ``think_ms``."""
         n = view.ruleset.players
         factor = self._dealer_factor(view)
-        dealer = max(self.think_s, min(factor * self.think_s, DEALER_CAP_S))
         if factor < 1.0:
             dealer = factor * self.think_s
+        else:
+            dealer = max(self.think_s, min(factor * self.think_s, DEALER_CAP_S))
         if view.seat == view.dealer:
             return dealer
         return max(0.1 * self.think_s, self.think_s - (dealer - self.think_s) / (n - 1))
