@@ -120,14 +120,14 @@ def main(argv=None) -> int:
         with open(ns.json, "w", encoding="utf-8") as f:
             json.dump({"a": ns.a, "b": ns.b, "decks": ns.decks, "seed": ns.seed, "first": ns.first,
                        "mode": "dealer-only" if ns.dealer_only else "duel", "per_deal": per_deal}, f)
+    setting = (f"{ns.a} vs {ns.b}: {ns.deals} deals (from {ns.first}), {ns.decks} decks, seed {ns.seed}, "
+               f"think {ns.think_ms} ms" + (f", {ns.samples} samples" if ns.samples else ""))
     if ns.dealer_only:
-        print(f"dealer-only duel {ns.a} vs {ns.b}: {ns.deals} deals (from {ns.first}), {ns.decks} decks, "
-              f"seed {ns.seed}, think {ns.think_ms} ms" + (f", {ns.samples} samples" if ns.samples else ""))
+        print(f"dealer-only duel {setting}")
         print(f"{ns.a} as dealer: {m:+.2f} ± {half:.2f} game points a dealt hand over {ns.b}'s play "
               f"(dealer's mean {statistics.fmean(as_dealer):+.2f}); {time.perf_counter() - t0:.0f} s")
         return 0
-    print(f"play duel {ns.a} vs {ns.b}: {ns.deals} deals (from {ns.first}), {ns.decks} decks, seed "
-          f"{ns.seed}, think {ns.think_ms} ms" + (f", {ns.samples} samples" if ns.samples else ""))
+    print(f"play duel {setting}")
     print(f"{ns.a}: {m:+.2f} ± {half:.2f} game points per seat-hand "
           f"(as dealer {statistics.fmean(as_dealer):+.2f}, as defender {statistics.fmean(as_def):+.2f}); "
           f"{time.perf_counter() - t0:.0f} s")
