@@ -68,6 +68,23 @@ def play(start: Game, names, manager, seed: int, options: dict) -> tuple[tuple[i
     return g.settlement.game_points, g.dealer
 
 
+def duel_deal(start: Game, ns: argparse.Namespace, manager, dseed: int, options: dict,
+              as_dealer: list, as_def: list) -> float:
+    """One deal of the duel: ``start`` (after ``basic``'s auction) played twice, A on the
+    seats of the alternate line-ups (ABAB…, BABA…); A's seat-hands' game points are appended
+    to ``as_dealer`` / ``as_def`` by role. Returns A's mean game points a seat-hand."""
+    n = start.ruleset.players
+    pts = []
+    for j, lineup in enumerate(((0, 1) * (n // 2), (1, 0) * (n // 2))):
+        names = [(ns.a, ns.b)[k] for k in lineup]
+        gp, dealer = play(start, names, manager, dseed + j, options)
+        for s in range(n):
+            if lineup[s] == 0:
+                pts.append(gp[s])
+                (as_dealer if s == dealer else as_def).append(gp[s])
+    return statistics.fmean(pts)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--a", required=True)
@@ -101,16 +118,8 @@ def main(argv=None) -> int:
             gp = play(start, names, manager, dseed, options)[0]
             per_deal.append(gp[dealer] - base[dealer])
             as_dealer.append(gp[dealer])
-            continue
-        pts = []
-        for j, lineup in enumerate(((0, 1) * (n // 2), (1, 0) * (n // 2))):
-            names = [(ns.a, ns.b)[k] for k in lineup]
-            gp, dealer = play(start, names, manager, dseed + j, options)
-            for s in range(n):
-                if lineup[s] == 0:
-                    pts.append(gp[s])
-                    (as_dealer if s == dealer else as_def).append(gp[s])
-        per_deal.append(statistics.fmean(pts))
+        else:
+            per_deal.append(duel_deal(start, ns, manager, dseed, options, as_dealer, as_def))
         if (d - ns.first + 1) % 10 == 0:
             m = statistics.fmean(per_deal)
             print(f"  {d - ns.first + 1} deals: {m:+.2f}", file=sys.stderr, flush=True)
