@@ -41,7 +41,7 @@ Sample counts stand in for thinking time: at ``--think-ms 100`` the bury searche
 play-outs, 120 with ``lean`` and 16 with ``hybrid`` on one core of this machine; 1.6's
 candidates (about eight a position with two decks, 3.6 with three) got a median of 7 ``fast``
 or 33 ``lean`` deals with two decks and 8 ``fast`` or 89 ``lean`` with three, measured with
-two other jobs on the two cores (README "`expert` 1.7"). A measurement script: nothing
+two other jobs on the two cores (docs/EXPERT_NOTES.md "`expert` 1.7"). A measurement script: nothing
 is asserted. The pickle is a local cache, not a data file.
 """
 from __future__ import annotations

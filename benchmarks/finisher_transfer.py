@@ -3,10 +3,10 @@
 ``play_decisions.py`` and ``bury_decisions.py`` both pickle positions as tuples whose item 3
 holds, per candidate, the game points it made when some AI finished the real deal on every
 seat (item 0 is ``basic``'s own choice, the baseline). ``--revalue`` writes such a pickle
-again with another finisher and ``--transfer`` compares several of them (README "Tried after
-1.7: what a decision's value owes to who finishes the hand"). The helpers here load and check
-those pickles, pick choices from them and score choices on them; each script prints its own
-report. Not a script: imported by the two harnesses (their folder is on ``sys.path`` when they
+again with another finisher and ``--transfer`` compares several of them (docs/EXPERT_NOTES.md
+"Tried after 1.7: what a decision's value owes to who finishes the hand"). The helpers here load
+and check those pickles, pick choices from them and score choices on them; each script prints its
+own report. Not a script: imported by the two harnesses (their folder is on ``sys.path`` when they
 run).
 """
 from __future__ import annotations

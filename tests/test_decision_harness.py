@@ -1,6 +1,6 @@
 """The decision harnesses' re-valuation by another finisher (benchmarks/play_decisions.py and
-benchmarks/bury_decisions.py ``--revalue``, ``--transfer``; README "Tried after 1.7: what a
-decision's value owes to who finishes the hand").
+benchmarks/bury_decisions.py ``--revalue``, ``--transfer``; docs/EXPERT_NOTES.md "Tried after 1.7:
+what a decision's value owes to who finishes the hand").
 
 Real positions, real AIs from the plugin manager (the built-ins and the drop-in examples of
 ``docs/examples`` found by folder discovery), real pickles in a temporary folder."""

@@ -130,8 +130,8 @@ BURY_AUTO = {2: "fast", 3: "lean"}
 decks a ``fast`` play-out costs so much that the bury's time at ``--think-ms 100`` buys about
 8 sampled deals, against about 90 lean ones, and the lean search chose better buries
 (``benchmarks/bury_decisions.py``, 400 three-deck buries: +0.72 ± 0.38 game points a bury,
-README "`expert` 1.7"); with two decks the ``fast`` one did as well or better (7 fast deals
-+3.78, 33 lean +3.46 over ``basic``'s bury). Another deck count: ``fast``."""
+docs/EXPERT_NOTES.md "`expert` 1.7"); with two decks the ``fast`` one did as well or better (7 fast
+deals +3.78, 33 lean +3.46 over ``basic``'s bury). Another deck count: ``fast``."""
 
 BURY_FINISHES = ("fast", "lean", "hybrid", "basic", "auto")
 """The values of the option ``bury_finish`` (:data:`BURY_PLAYOUT`)."""
@@ -166,9 +166,9 @@ INFER = "0"
 (what the auction and the plays so far showed about who holds what) instead of the fixed
 defenders' prior (``simulate.DEALER_TRUMP_WEIGHT`` and the kitty's weights; the dealer's worlds
 are then even deals with the voids): option ``infer``, ``0`` none, ``1`` every seat's,
-``defenders`` the defenders' only. Off: over 400 two-deck deals at 100 ms (README "Tried after
-1.7: a learned sampling prior") ``infer=1`` lost −0.19 ± 0.18 game points a hand, most of it
-in the dealer's hands."""
+``defenders`` the defenders' only. Off: over 400 two-deck deals at 100 ms (docs/EXPERT_NOTES.md
+"Tried after 1.7: a learned sampling prior") ``infer=1`` lost −0.19 ± 0.18 game points a hand, most
+of it in the dealer's hands."""
 
 INFER_CHOICES = ("0", "1", "defenders")
 """The values of the option ``infer``."""
@@ -206,7 +206,7 @@ DEALER_FINISH: str | None = None
 ``dealer_finish``: ``"lean"``, ``"basic"`` or ``"hybrid"`` as for :data:`FINISH`); None, the
 default: as ``finish`` resolves. Experimental: the dealer's decisions weigh three times a
 defender's (RULES.md §10) and the decision measure favoured the hybrid for them at 100 ms, but
-400 arena deals did not (README "Tried after 1.6")."""
+400 arena deals did not (docs/EXPERT_NOTES.md "Tried after 1.6")."""
 
 REFINE = 0
 """Challengers the play search re-examines with ``basic`` finishes after its lean search
@@ -230,9 +230,9 @@ timed follow searches for. What the follows leave unused is banked for the rest 
 and a lead searches for ``think_ms`` plus the bank, at most :data:`LEAD_CAP` times
 ``think_ms`` (the bank may be overdrawn by (:data:`LEAD_CAP` − 1) × ``think_ms``, so a lead
 early in the hand need not wait for it). Over a hand the seat thus thinks about ``think_ms``
-a play decision, and the leads, where the search gains (README "Tried after 1.6"), get more of
-it; a lead given :data:`FINISH_LONG_MS` or more is finished as ``finish="auto"`` would at that
-time (the hybrid). The time debited is the CPU time the search used
+a play decision, and the leads, where the search gains (docs/EXPERT_NOTES.md "Tried after 1.6"),
+get more of it; a lead given :data:`FINISH_LONG_MS` or more is finished as ``finish="auto"`` would
+at that time (the hybrid). The time debited is the CPU time the search used
 (:meth:`ExpertAI._timed_think`)."""
 
 LEAD_CAP = 3.0
@@ -281,8 +281,8 @@ def pick(samples: Sequence[Sequence[float | None]], confidence: float = CONFIDEN
     candidate k; candidate 0 is the default; None where a candidate was pruned): the best mean
     among those whose paired advantage over candidate 0 is at least ``confidence`` (default
     :data:`CONFIDENCE`) standard errors and at least ``margin`` (utility units, game points;
-    default 0: ``benchmarks/play_decisions.py`` found any positive margin only loses, README
-    "Decision quality"), else 0."""
+    default 0: ``benchmarks/play_decisions.py`` found any positive margin only loses,
+    docs/EXPERT_NOTES.md "Decision quality"), else 0."""
     if len(samples) < 2:
         return 0
     best, best_mean = 0, 0.0

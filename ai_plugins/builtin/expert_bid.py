@@ -73,8 +73,8 @@ than the ``basic`` play-outs the model was fitted on. As dealer at ``--think-ms 
 the model predicts with two decks, 0.9 with three (34 hands); but a bonus of 10 with two decks
 made it deal too often and lose game points in the arena (seeds 4242 and 777, README "Arena
 results"), so none is added. Re-measured with 1.6's bury and play at 100 ms, 400 deals each
-paired with 1.6 (README "Tried after 1.6: a play bonus in the auction"): 20 with two decks
-−0.00 ± 0.23 game points a hand, 15 with three +0.10 ± 0.22; still 0."""
+paired with 1.6 (docs/EXPERT_NOTES.md "Tried after 1.6: a play bonus in the auction"): 20 with two
+decks −0.00 ± 0.23 game points a hand, 15 with three +0.10 ± 0.22; still 0."""
 
 RIVAL_EXCESS = 8.0
 """Card points a rival's hand is taken to be worth above its highest bid (an AI bids the
@@ -323,7 +323,7 @@ kitty's points count for the dealer only if the dealer wins the last trick and a
 nobody otherwise (RULES.md §10), so burying them is often the better bet: on the positions of
 ``benchmarks/bury_decisions.py`` (two decks, 600 buries finished by ``basic`` on the real deal)
 the point-burying candidates averaged +3.0 game points over ``basic``'s own bury, the others
-+0.35 (README "The bury search's play-outs")."""
++0.35 (docs/EXPERT_NOTES.md "The bury search's play-outs")."""
 
 
 def bury_candidates(view: Any, count: int, keep_value: Any,
@@ -373,7 +373,7 @@ def bury_candidates(view: Any, count: int, keep_value: Any,
 BURY_DEFAULT_WEIGHT = -1.0
 """The family of :func:`bury_candidates` (a weight of :data:`BURY_POINT_WEIGHTS`) whose first
 candidate is the bury search's default, the one the search keeps unless its sampled deals favour
-another (:func:`.expert.pick`). README "`expert` 1.6": on the positions of
+another (:func:`.expert.pick`). docs/EXPERT_NOTES.md "`expert` 1.6": on the positions of
 ``benchmarks/bury_decisions.py`` that candidate alone gained more over ``basic``'s bury than the
 search did with ``basic``'s bury as its default."""
 

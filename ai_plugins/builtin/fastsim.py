@@ -17,8 +17,8 @@ What it simplifies (it is an evaluation, never a source of real moves):
   trumps (§9);
 - every seat sees every hand (perfect-information play-outs, like :mod:`.simulate`), unless
   the position is switched to the public-information policy (:func:`public_lean`, the
-  ``expert`` option ``public``; off by default: no gain measured, README "Where the search's
-  error comes from").
+  ``expert`` option ``public``; off by default: no gain measured, docs/EXPERT_NOTES.md "Where the
+  search's error comes from").
 
 The policy (:func:`play_out_fast`): lead a group nobody on the other side can beat (most cards
 and points first; the dealer draws trumps with its top trumps this way); a defender with no such
@@ -75,7 +75,7 @@ TRACTORS = False
 """Default of the ``tractors`` switch of :func:`play_out_fast` (and of the ``expert`` option
 ``tractors``): when on, the policy also leads tractors nobody on the other side can beat and
 the followers answer tractor leads by RULES.md §8; off, only groups are led. Experimental:
-screened in the arena, not stronger (README "Arena results", "Tried: play-outs that lead
+screened in the arena, not stronger (docs/EXPERT_NOTES.md "Tried: play-outs that lead
 tractors"); each setting has its own play-out calibration (:func:`load_calibration`)."""
 
 
