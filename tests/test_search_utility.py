@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import statistics
 from pathlib import Path
 
 import pytest
@@ -557,6 +558,48 @@ def test_dealer_time_moves_the_defenders_time_to_the_dealer(monkeypatch):
     assert plain._role_think(g.view(g.dealer)) == pytest.approx(0.2)
     three, _ = auctioned(hongwu(3), 23)
     assert plain._dealer_factor(three.view(three.dealer)) == 1.0
+
+
+def test_stage_time_gives_the_first_tricks_more_time_and_averages_out(monkeypatch):
+    """Option ``stage_time``: through a whole real hand with an expert on every seat, a timed
+    play decision's search time follows the cards still in hand (more than ``think_ms`` with
+    a full hand, less near the end), the finish is chosen from the unscaled time (the
+    dealer's hybrid under ``dealer_time`` stays hybrid late in the hand), and over the hand's
+    searched decisions the times average about ``think_ms`` (within 15%); values outside 0..1
+    are refused. A spy stands in for the search, so no timing is measured."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.builtin.basic import auctioned
+    from engine.state import Phase, Play
+
+    given = []
+
+    def spy(self, view, cands, prune=True, extra=(), think_s=None, finish_kind=None):
+        given.append((view.seat == view.dealer, len(view.hand), think_s, finish_kind))
+        return [[0.0] * len(cands)] * 2
+
+    monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)
+    for dealer_time, decks in ((1, 2), (3, 2), (1, 3)):
+        given.clear()
+        g, _ = auctioned(hongwu(decks), 29)
+        opts = {"think_ms": 100, "dealer_time": dealer_time, "stage_time": 1}
+        ais = [expert.ExpertAI(AISettings(seat=s, seed=s, options=dict(opts)))
+               for s in range(g.ruleset.players)]
+        while g.phase is Phase.PLAY:
+            s = g.to_act
+            v = g.view(s)
+            g.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+        defenders = [(h, t) for d, h, t, _ in given if not d]
+        base = 0.1 - (min(0.1 * dealer_time, expert.DEALER_CAP_S) - 0.1) / 3
+        early = [t for h, t in defenders if h == g.ruleset.hand_size]
+        late = [t for h, t in defenders if h <= 3]
+        assert early and late and min(early) > 1.5 * base and max(late) < 0.5 * base
+        assert statistics.fmean(t for _, t in defenders) == pytest.approx(base, rel=0.15)
+        if dealer_time == 3:
+            assert {f for d, _, _, f in given if d} == {"hybrid"}
+    for bad in (-0.1, 1.5):
+        with pytest.raises(ValueError, match="stage_time"):
+            expert.ExpertAI(AISettings(options={"stage_time": bad}))
 
 
 def test_basic_play_out_can_stop_after_some_tricks_at_a_trick_boundary():
