@@ -51,11 +51,12 @@ samples are used for all candidates of a decision, so that they are compared on 
 
 Thinking time: ``think_ms`` (``AISettings.options["think_ms"]``, the arena's and the client's
 ``--think-ms``; default :data:`DEFAULT_THINK_MS`) per decision, capped at 80% of the seat's
-budget ``budget_s`` so the runner never has to cut it off. With two decks (option
-``dealer_time``, :data:`DEALER_TIME`) the dealer's play decisions take three times
-``think_ms`` (at most :data:`DEALER_CAP_S`) and the defenders' correspondingly less, so a
-trick's decisions together still take four ``think_ms``: at 100 ms the dealer searches with the
-hybrid finish (1.9, README "`expert` 1.9").
+budget ``budget_s`` so the runner never has to cut it off. The dealer's play decisions take
+three times ``think_ms`` (option ``dealer_time``, :data:`DEALER_TIME`; at most
+:data:`DEALER_CAP_S`) and the defenders' correspondingly less, so a trick's decisions together
+still take four ``think_ms``: at 100 ms the dealer searches with the hybrid finish (1.9 with
+two decks, README "`expert` 1.9"; 2.0 with three, together with the auction's bonus
+:data:`.expert_bid.PLAY_BONUS`, README "`expert` 2.0").
 """
 from __future__ import annotations
 
@@ -82,7 +83,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "1.9"
+VERSION = "2.0"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -238,7 +239,7 @@ at that time (the hybrid). The time debited is the CPU time the search used
 LEAD_CAP = 3.0
 """With ``time_bank``: the most a lead may search, in multiples of ``think_ms``."""
 
-DEALER_TIME = {2: 3.0, 3: 1.0}
+DEALER_TIME = {2: 3.0, 3: 3.0}
 """The option ``dealer_time``'s default by deck count (1.0 is off). With a factor F a timed
 play decision of the dealer searches for F × ``think_ms`` and each defender's for as much
 less as keeps a trick's decisions together at n × ``think_ms`` (n the seats; a defender at
@@ -249,8 +250,11 @@ The dealer's game points are three times a defender's (RULES.md §10), and given
 (the hybrid), which gains from time where the lean search is flat. The dealer's time is capped
 like any search's (:meth:`ExpertAI._cpu_loop`) and at :data:`DEALER_CAP_S`; a fixed
 ``samples`` count is unaffected. Two decks 3: at 100 ms +0.22 ± 0.15 game points a hand
-against ``basic`` over 400 deals, −0.04 ± 0.15 against ``hw_counter`` (README "`expert` 1.9");
-three decks 1 (off): +0.06 ± 0.18, the dealer's gain given back by the defence."""
+against ``basic`` over 400 deals, −0.04 ± 0.15 against ``hw_counter`` (README "`expert` 1.9").
+Three decks 3 since 2.0, with the auction's bonus of 15 card points
+(:data:`.expert_bid.PLAY_BONUS`): alone it made +0.06 ± 0.18, the dealer's gain given back by
+the defence; with the bonus, which gives the expert more of the hands to deal, +0.33 ± 0.23
+over 1.9 (400 deals, README "`expert` 2.0")."""
 
 DEALER_CAP_S = 0.6
 """With ``dealer_time``: the most a dealer's play decision searches (seconds) when

@@ -66,7 +66,7 @@ FORCED_PASS_VALUE = 1.0
 """The seat's expected game points when it passes and the first bidder, a rival who passed,
 must deal at the minimum bid."""
 
-PLAY_BONUS = {2: 0.0, 3: 0.0}
+PLAY_BONUS = {2: 0.0, 3: 15.0}
 """Card points added to the model's mean per deck count, for an expert that plays a hand better
 than the ``basic`` play-outs the model was fitted on. As dealer at ``--think-ms 100`` against
 ``basic`` (seed 2026) the expert took 8.6 (63 hands) and 12.4 (89 hands) card points more than
@@ -74,7 +74,10 @@ the model predicts with two decks, 0.9 with three (34 hands); but a bonus of 10 
 made it deal too often and lose game points in the arena (seeds 4242 and 777, README "Arena
 results"), so none is added. Re-measured with 1.6's bury and play at 100 ms, 400 deals each
 paired with 1.6 (docs/EXPERT_NOTES.md "Tried after 1.6: a play bonus in the auction"): 20 with two
-decks −0.00 ± 0.23 game points a hand, 15 with three +0.10 ± 0.22; still 0."""
+decks −0.00 ± 0.23 game points a hand, 15 with three +0.10 ± 0.22; still 0 then. Since 2.0 15
+with three decks, together with the dealer's time (``expert.DEALER_TIME``): a dealer that
+searches three times as long makes more of the hands the bonus adds, +0.33 ± 0.23 over 1.9
+(400 three-deck deals at 100 ms, README "`expert` 2.0"); two decks stay at 0."""
 
 RIVAL_EXCESS = 8.0
 """Card points a rival's hand is taken to be worth above its highest bid (an AI bids the
