@@ -508,6 +508,33 @@ def test_time_bank_gives_the_follows_a_share_and_the_leads_the_rest(monkeypatch)
         expert.ExpertAI(AISettings(options={"time_bank": 1.5}))
 
 
+def _spied_hand(monkeypatch, decks: int, seed: int, options: dict) -> tuple:
+    """A whole real hand (deal ``seed``, ``basic``'s auction) played by an expert with
+    ``options`` on every seat, a spy standing in for the play search: ``(the finished game,
+    [(the seat is the dealer, cards in hand, think_s, finish_kind) per searched decision])``.
+    No timing is measured."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.builtin.basic import auctioned
+    from engine.state import Phase, Play
+
+    given = []
+
+    def spy(self, view, cands, prune=True, extra=(), think_s=None, finish_kind=None):
+        given.append((view.seat == view.dealer, len(view.hand), think_s, finish_kind))
+        return [[0.0] * len(cands)] * 2
+
+    monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)
+    g, _ = auctioned(hongwu(decks), seed)
+    ais = [expert.ExpertAI(AISettings(seat=s, seed=s, options=dict(options)))
+           for s in range(g.ruleset.players)]
+    while g.phase is Phase.PLAY:
+        s = g.to_act
+        v = g.view(s)
+        g.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+    return g, given
+
+
 def test_dealer_time_moves_the_defenders_time_to_the_dealer(monkeypatch):
     """Option ``dealer_time``: through a whole real hand, with an expert on every seat, the
     dealer's timed play decisions search ``dealer_time`` × ``think_ms`` (the hybrid finish
@@ -518,25 +545,11 @@ def test_dealer_time_moves_the_defenders_time_to_the_dealer(monkeypatch):
     from ai_plugins.base import AISettings
     from ai_plugins.builtin import expert
     from ai_plugins.builtin.basic import auctioned
-    from engine.state import Phase, Play
 
-    given = []
-
-    def spy(self, view, cands, prune=True, extra=(), think_s=None, finish_kind=None):
-        given.append((view.seat == view.dealer, think_s, finish_kind))
-        return [[0.0] * len(cands)] * 2
-
-    monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)
-    g, _ = auctioned(hongwu(2), 23)
-    ais = [expert.ExpertAI(AISettings(seat=s, seed=s, options={"think_ms": 100, "dealer_time": 3}))
-           for s in range(4)]
-    while g.phase is Phase.PLAY:
-        s = g.to_act
-        v = g.view(s)
-        g.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
-    roles = {d for d, _, _ in given}
+    _, given = _spied_hand(monkeypatch, 2, 23, {"think_ms": 100, "dealer_time": 3})
+    roles = {d for d, _, _, _ in given}
     assert roles == {True, False}
-    for dealer, t, finish in given:
+    for dealer, _, t, finish in given:
         if dealer:
             assert t == pytest.approx(0.3) and finish == "hybrid"
         else:
@@ -549,7 +562,7 @@ def test_dealer_time_moves_the_defenders_time_to_the_dealer(monkeypatch):
         expert.DEALER_CAP_S if g.to_act == g.dealer else 0.5 - (expert.DEALER_CAP_S - 0.5) / 3)
     fixed = expert.ExpertAI(AISettings(seat=g.to_act, seed=1, options={"samples": 3, "dealer_time": 3}))
     fixed.choose_play(v, v.play_options())
-    assert given and all(t is None for _, t, _ in given)
+    assert given and all(t is None for _, _, t, _ in given)
     for bad in (0.05, 3.5):
         with pytest.raises(ValueError, match="dealer_time"):
             expert.ExpertAI(AISettings(options={"dealer_time": bad}))
@@ -569,26 +582,10 @@ def test_stage_time_gives_the_first_tricks_more_time_and_averages_out(monkeypatc
     are refused. A spy stands in for the search, so no timing is measured."""
     from ai_plugins.base import AISettings
     from ai_plugins.builtin import expert
-    from ai_plugins.builtin.basic import auctioned
-    from engine.state import Phase, Play
 
-    given = []
-
-    def spy(self, view, cands, prune=True, extra=(), think_s=None, finish_kind=None):
-        given.append((view.seat == view.dealer, len(view.hand), think_s, finish_kind))
-        return [[0.0] * len(cands)] * 2
-
-    monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)
     for dealer_time, decks in ((1, 2), (3, 2), (1, 3)):
-        given.clear()
-        g, _ = auctioned(hongwu(decks), 29)
         opts = {"think_ms": 100, "dealer_time": dealer_time, "stage_time": 1}
-        ais = [expert.ExpertAI(AISettings(seat=s, seed=s, options=dict(opts)))
-               for s in range(g.ruleset.players)]
-        while g.phase is Phase.PLAY:
-            s = g.to_act
-            v = g.view(s)
-            g.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+        g, given = _spied_hand(monkeypatch, decks, 29, opts)
         defenders = [(h, t) for d, h, t, _ in given if not d]
         base = 0.1 - (min(0.1 * dealer_time, expert.DEALER_CAP_S) - 0.1) / 3
         early = [t for h, t in defenders if h == g.ruleset.hand_size]

@@ -269,7 +269,8 @@ tricks, whose play-outs are longest and see the fewest sampled worlds, get more 
 time and the last tricks, where hundreds of worlds fit in the time, less; over a hand the seat
 still thinks about ``think_ms`` a searched decision. The finish is chosen from the unscaled
 time (``finish="auto"``, ``dealer_time``); the dealer's scaled time is capped as
-:data:`DEALER_CAP_S` caps it. With ``dealer_time=3`` and three decks, S = 1 made +0.10 ± 0.24
+:data:`DEALER_CAP_S` caps it. With ``time_bank`` on, which times the decisions itself, the
+option has no effect. With ``dealer_time=3`` and three decks, S = 1 made +0.10 ± 0.24
 game points a hand over ``dealer_time=3`` alone (200 deals at 100 ms against ``basic``;
 docs/EXPERT_NOTES.md "Tried after 1.9: thinking time that follows the hand's stage"), not
 told from 0: off."""
