@@ -216,3 +216,21 @@ def test_bury_finish_auto_plays_the_deck_counts_own_way(decks):
 def test_bury_finish_must_be_a_known_way():
     with pytest.raises(ValueError, match="bury_finish"):
         ExpertAI(AISettings(seat=0, options={"bury_finish": "engine"}))
+
+
+BORDERLINE = "2D 5H 10D JH KD 7D SJ 4D 9C 3S 5C 4H KD 5S QS 9S QH 6C JD KH 10C 8S QC 7D 2S"
+
+
+def test_the_auction_bonus_bids_a_borderline_two_deck_hand_by_default():
+    """2.1: with two decks the model's estimate gains :data:`expert_bid.PLAY_BONUS` card
+    points, so a hand the plain model would pass is bid at the minimum; ``play_bonus=0``
+    restores the plain model for the AI too (README "`expert` 2.1")."""
+    assert eb.PLAY_BONUS[2] > 0 and eb.PLAY_BONUS[3] > 0
+    v = _auction(BORDERLINE).view(0)
+    bids = v.legal_bids()
+    assert eb.choose_bid(v, bids, bonus=0)[0] == 0
+    assert eb.choose_bid(v, bids)[0] == min(bids)
+    plain = eb.bid_values(v, bids, bonus=0)[2]
+    assert eb.bid_values(v, bids)[2] == pytest.approx(plain + eb.PLAY_BONUS[2])
+    assert ExpertAI(AISettings(seat=0, seed=1, options={"samples": 2})).choose_bid(v, bids) == min(bids)
+    assert ExpertAI(AISettings(seat=0, seed=1, options={"samples": 2, "play_bonus": 0})).choose_bid(v, bids) == 0

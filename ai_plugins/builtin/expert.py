@@ -55,8 +55,9 @@ budget ``budget_s`` so the runner never has to cut it off. The dealer's play dec
 three times ``think_ms`` (option ``dealer_time``, :data:`DEALER_TIME`; at most
 :data:`DEALER_CAP_S`) and the defenders' correspondingly less, so a trick's decisions together
 still take four ``think_ms``: at 100 ms the dealer searches with the hybrid finish (1.9 with
-two decks, README "`expert` 1.9"; 2.0 with three, together with the auction's bonus
-:data:`.expert_bid.PLAY_BONUS`, README "`expert` 2.0").
+two decks, README "`expert` 1.9"; 2.0 with three), and the auction adds a bonus for the
+dealer's stronger play (:data:`.expert_bid.PLAY_BONUS`: three decks since 2.0, two since 2.1;
+README "`expert` 2.0", "`expert` 2.1").
 """
 from __future__ import annotations
 
@@ -83,7 +84,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "2.0"
+VERSION = "2.1"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""

@@ -66,7 +66,7 @@ FORCED_PASS_VALUE = 1.0
 """The seat's expected game points when it passes and the first bidder, a rival who passed,
 must deal at the minimum bid."""
 
-PLAY_BONUS = {2: 0.0, 3: 15.0}
+PLAY_BONUS = {2: 10.0, 3: 15.0}
 """Card points added to the model's mean per deck count, for an expert that plays a hand better
 than the ``basic`` play-outs the model was fitted on. As dealer at ``--think-ms 100`` against
 ``basic`` (seed 2026) the expert took 8.6 (63 hands) and 12.4 (89 hands) card points more than
@@ -77,7 +77,9 @@ paired with 1.6 (docs/EXPERT_NOTES.md "Tried after 1.6: a play bonus in the auct
 decks −0.00 ± 0.23 game points a hand, 15 with three +0.10 ± 0.22; still 0 then. Since 2.0 15
 with three decks, together with the dealer's time (``expert.DEALER_TIME``): a dealer that
 searches three times as long makes more of the hands the bonus adds, +0.33 ± 0.23 over 1.9
-(400 three-deck deals at 100 ms, README "`expert` 2.0"); two decks stay at 0."""
+(400 three-deck deals at 100 ms, README "`expert` 2.0"). Since 2.1 10 with two decks, where the
+dealer's time had come first (1.9): +0.23 ± 0.22 over 1.9 on 400 deals at 100 ms, 15 there
+−0.15 ± 0.19 against 10 (README "`expert` 2.1")."""
 
 RIVAL_EXCESS = 8.0
 """Card points a rival's hand is taken to be worth above its highest bid (an AI bids the
