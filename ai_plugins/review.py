@@ -38,9 +38,11 @@ from engine.state import Bid, Bury, ChooseTrump, Play
 from .base import AISettings
 from .builtin.expert import MAX_CANDIDATES, ExpertAI
 
-REVIEW_VERSION = 4
-"""Bumped when the method changes (part of the cache key): 4 since expert 1.7, whose three-deck
-bury estimates play the lean play-out (``expert.BURY_AUTO``)."""
+REVIEW_VERSION = 5
+"""Bumped when the method changes (part of the cache key): 5 since expert 2.1, whose bid
+estimates add the auction's bonus with two decks as 2.0's did with three
+(``expert_bid.PLAY_BONUS``); 4 since expert 1.7, whose three-deck bury estimates play the lean
+play-out (``expert.BURY_AUTO``)."""
 
 DEFAULT_SAMPLES = 16
 """Sampled worlds per decision by default (``hongwu review --samples``)."""
