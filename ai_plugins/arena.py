@@ -180,6 +180,13 @@ def deal_seed(seed: int, deal: int) -> int:
     return int(match_seed(seed, deal + 1))
 
 
+def ai_seed(dseed: int, lineup: int, seat: int) -> int:
+    """The seed (32-bit int) given to the AI in ``seat`` (0-based) for line-up ``lineup`` (its
+    index in :func:`lineups`) of the deal seeded ``dseed`` (:func:`deal_seed`), so a hand can be
+    replayed decision by decision outside the arena (``benchmarks/auction_counterfactual.py``)."""
+    return random.Random(dseed * 131 + lineup * 7 + seat).getrandbits(32)
+
+
 def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None,
               ledger: FaultLedger | None = None) -> list[SeatResult]:
     """Play deal ``deal`` once per line-up; returns one :class:`SeatResult` per seat-hand.
@@ -205,9 +212,8 @@ def play_deal(config: ArenaConfig, deal: int, manager: AIManager | None = None,
         game = Game.new(ruleset, seed=dseed)
         players = []
         for seat, ai in enumerate(lineup):
-            ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
             name, budget, options = spec_player(config.ais[ai], config.budget_s, config.options)
-            players.append(make_player(manager, name, seat, budget, ai_seed,
+            players.append(make_player(manager, name, seat, budget, ai_seed(dseed, j, seat),
                                        options=options, ledger=ledger))
         dropped_before = dict(ledger.dropped)
         try:

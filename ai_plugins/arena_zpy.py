@@ -11,7 +11,6 @@ when it was dealer, how often it was the friend, and its faults.
 """
 from __future__ import annotations
 
-import random
 import statistics
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +54,7 @@ def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int
     from engine.ruleset import zhaopengyou
     from engine.zhaopengyou import ZpyHand
 
+    from .arena import ai_seed
     from .faults import FaultLedger
 
     ledger = ledger if ledger is not None else FaultLedger(loud=False)
@@ -64,9 +64,8 @@ def play_zpy_deal(config: Any, deal: int, manager: Any, lineups_: list[tuple[int
         hand = ZpyHand.new(ruleset, seed=dseed)
         players = []
         for seat, ai in enumerate(lineup):
-            ai_seed = random.Random(dseed * 131 + j * 7 + seat).getrandbits(32)
             name, budget, options = spec_player(config.ais[ai], config.budget_s, config.options)
-            players.append(make_player(manager, name, seat, budget, ai_seed,
+            players.append(make_player(manager, name, seat, budget, ai_seed(dseed, j, seat),
                                        options=options, ledger=ledger))
         dropped_before = dict(ledger.dropped)
         try:

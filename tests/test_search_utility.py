@@ -686,3 +686,42 @@ def test_bury_quality_harness_scores_the_candidates_on_the_real_deal(tmp_path, c
     assert mod.main(["--families", str(wide), "--weights=-1,-3"]) == 0
     out = capsys.readouterr().out
     assert out.count("family mean") == 2 and "weight -3.0" in out
+
+
+def test_auction_counterfactual_replays_the_runs_auctions_and_revalues_a_bid(tmp_path, capsys):
+    """``auction_counterfactual.py``: replaying the runs' own A setting ends every auction as the
+    run did (every hand valued, each deal's figure the arena's own per-deal mean); another
+    setting is paired with it; and a hand dealt at a higher bid keeps the card points taken,
+    the final falling by the difference and the game points still summing to zero (RULES.md
+    §10)."""
+    config = ArenaConfig(ais=("basic", "random"), deals=4, seed=21, user_dir=False, entry_points=False)
+    summary = run_arena(config, jobs=1)
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    mod = _script("benchmarks/auction_counterfactual.py")
+    runs, seed, decks, b_label = mod.load_runs(str(path))
+    assert (seed, decks, b_label, len(runs)) == (21, 2, "random", 1)
+    manager = config.manager()
+    means, a_deals, unvalued, hands = mod.evaluate(manager, runs, seed, decks, "basic", "random", 10.0, {})
+    assert unvalued == 0 and hands == 8
+    assert [means[d] for d in range(4)] == pytest.approx(summary["ais"]["basic"]["per_deal"])
+    assert a_deals == round(summary["ais"]["basic"]["dealer_rate"] * 8)
+    rs = hongwu(2)
+    h = summary["hands"][0]
+    same = mod.value_hand(runs, (0, 0), h["dealer"], h["bid"], rs)
+    assert same == pytest.approx(h["game_points"])
+    dearer = mod.value_hand(runs, (0, 0), h["dealer"], h["bid"] + 20, rs)
+    gp = -(rs.players - 1) * rs.options.base_score
+    assert dearer[h["dealer"]] - same[h["dealer"]] == pytest.approx(
+        gp * (band_multiplier(rs, h["final"] - 20) - band_multiplier(rs, h["final"])))
+    assert sum(dearer) == pytest.approx(0)
+    assert mod.value_hand(runs, (0, 0), (h["dealer"] + 1) % rs.players, h["bid"], rs) is None
+    assert mod.main([str(path), "--ai", "basic", "--ai", "basic@blunder=0.5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "1 runs, seed 21, 2 decks, B = random"
+    assert out[1].startswith("basic: ") and "0 unvalued" in out[1]
+    assert out[2].startswith("basic@blunder=0.5: ") and ("paired with basic" in out[2] or "no deal" in out[2])
+    del summary["hands"]
+    path.write_text(json.dumps(summary), encoding="utf-8")
+    with pytest.raises(SystemExit, match="no per-hand records"):
+        mod.load_runs(str(path))
