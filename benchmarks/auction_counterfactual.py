@@ -34,13 +34,15 @@ takes. A measurement script: nothing is asserted.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # arena_split, also when loaded by path
+
+import arena_split  # noqa: E402
 
 from ai_plugins.arena import ArenaConfig, ai_seed, deal_seed, lineups  # noqa: E402
 from ai_plugins.builtin.simulate import dealer_game_points  # noqa: E402
@@ -57,33 +59,19 @@ Hand = dict[str, Any]
 
 def load_runs(arg: str) -> tuple[list[dict[tuple[int, int], Hand]], int, int, str]:
     """``(runs, seed, decks, B label)`` from ``arg`` (runs joined by ``+``, a run's files by
-    ``,``): each run maps ``(deal, line-up index)`` to its hand. SystemExit when a file cannot
-    be read, lacks per-hand records, or the files differ in seed, deck count, line-ups or B AI."""
+    ``,``, each read by ``arena_split.load``): each run maps ``(deal, line-up index)`` to its
+    hand. SystemExit when a file lacks hand records, is not of two AIs in two line-ups, or the
+    runs differ in seed, deck count or B AI."""
     runs, meta = [], None
     for run in arg.split("+"):
-        hands: dict[tuple[int, int], Hand] = {}
-        for path in run.split(","):
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    data = json.load(fh)
-            except OSError as e:
-                raise SystemExit(f"{path}: {e.strerror}") from None
-            if "hands" not in data or "legend" not in data:
-                raise SystemExit(f"{path}: no per-hand records (written by an older arena)")
-            this = (data["seed"], data["decks"], tuple(data["lineups"]), data["legend"].get("B"))
-            if meta is not None and this != meta:
-                raise SystemExit(f"{path}: seed, decks, line-ups or B AI differ from the first file's")
-            meta = this
-            for h in data["hands"]:
-                hands[(int(h["deal"]), int(h["lineup"]))] = h
-        runs.append(hands)
+        first, deals = arena_split.load(run)
+        this = (int(first["seed"]), int(first["decks"]), str(first["legend"]["B"]))
+        if meta is not None and this != meta:
+            raise SystemExit(f"{run}: seed, decks or B AI differ from the first run's")
+        meta = this
+        runs.append({(d, int(h["lineup"])): h for d, hands in deals.items() for h in hands})
     assert meta is not None
-    seed, decks, lus, b_label = meta
-    if list(lus) != [''.join(x) for x in _letters(decks)]:
-        raise SystemExit("only two-AI runs (line-ups ABAB and BABA) can be replayed")
-    if b_label is None:
-        raise SystemExit("the runs have no B AI")
-    return runs, int(seed), int(decks), str(b_label)
+    return runs, *meta
 
 
 def _letters(decks: int) -> list[list[str]]:

@@ -723,5 +723,5 @@ def test_auction_counterfactual_replays_the_runs_auctions_and_revalues_a_bid(tmp
     assert out[2].startswith("basic@blunder=0.5: ") and ("paired with basic" in out[2] or "no deal" in out[2])
     del summary["hands"]
     path.write_text(json.dumps(summary), encoding="utf-8")
-    with pytest.raises(SystemExit, match="no per-hand records"):
+    with pytest.raises(SystemExit, match="no hand records"):
         mod.load_runs(str(path))
