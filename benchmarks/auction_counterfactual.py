@@ -24,11 +24,11 @@ hands it deals, the unvalued hands, and its paired difference from the first set
         --ai expert@play_bonus=10 --ai expert@play_bonus=0 --ai expert@play_bonus=15
 
 (the runs: ``+`` between runs, ``,`` joins a run's halves made with ``--first-deal``.)
-It assumes what the search assumes nowhere else: that a dealer plays a hand the same at any
-bid (the play search's utility does depend on the bid, a little) and that one timed run's
-outcome stands for the hand's value, so a setting chosen on these numbers must be checked in
-the arena on other deals; and a setting that moves many hands to seats that never dealt
-(many unvalued) is judged on the hands it kept. It takes seconds, not the hour an arena run
+It assumes that a dealer plays a hand the same at any bid (the play search's utility does
+depend on the bid, a little) and that one timed run's outcome stands for the hand's value, so
+a setting chosen on these numbers must be checked in the arena on other deals; and a setting
+that moves many hands to seats that never dealt (many unvalued) is judged on the hands it
+kept. It takes seconds, not the hour an arena run
 takes. A measurement script: nothing is asserted.
 """
 from __future__ import annotations
@@ -169,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     options = {"think_ms": ns.think_ms}
     print(f"{len(runs)} runs, seed {seed}, {decks} decks, B = {b_label}")
     base: dict[int, float] | None = None
+    base_spec = ""
     for spec in ns.ai:
         means, a_deals, unvalued, hands = evaluate(manager, runs, seed, decks, spec, b_label,
                                                    ns.budget, options)
@@ -178,12 +179,12 @@ def main(argv: list[str] | None = None) -> int:
         line = (f"{spec}: {statistics.fmean(means.values()):+.3f} over {len(means)} deals; "
                 f"A deals {100 * a_deals / hands:.1f}% of {hands} hands, {unvalued} unvalued")
         if base is None:
-            base = means
+            base, base_spec = means, spec
         else:
             common = sorted(set(base) & set(means))
             if len(common) >= 2:
                 diff = [means[d] - base[d] for d in common]
-                line += (f"; paired with {ns.ai[0]} {statistics.fmean(diff):+.3f} ± "
+                line += (f"; paired with {base_spec} {statistics.fmean(diff):+.3f} ± "
                          f"{ci95_half_width(diff):.3f} ({len(common)} deals)")
         print(line, flush=True)
     return 0
