@@ -725,3 +725,98 @@ def test_auction_counterfactual_replays_the_runs_auctions_and_revalues_a_bid(tmp
     path.write_text(json.dumps(summary), encoding="utf-8")
     with pytest.raises(SystemExit, match="no hand records"):
         mod.load_runs(str(path))
+
+
+def test_a_timed_search_stops_once_pruning_leaves_only_the_default(monkeypatch):
+    """A timed play search whose challengers are all pruned stops at once instead of playing
+    ``basic``'s choice alone until its time is up; :func:`expert.pick` compares a challenger
+    only on the samples that played it, so the samples it no longer takes could not have
+    changed the choice. With a challenger still in the running it searches to the end of its
+    time; a fixed ``samples`` count is unaffected. A stand-in for the play-outs and a fake CPU
+    clock (each sample costs 10 ms) replace the real ones, so no timing is measured."""
+    import random
+
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.builtin.basic import auctioned
+
+    clock = [0.0]
+    monkeypatch.setattr(expert.time, "thread_time", lambda: clock[0])
+    rng = random.Random(3)
+
+    def outcomes(self, world, cands, me, active=None, finish_kind=None):
+        clock[0] += 0.01
+        behind = {1: -5.0, 2: -5.0, 3: self_close[0]}
+        return [None if active is not None and not active[k] else
+                (1.0 if k == 0 else 1.0 + behind.get(k, -5.0)) + rng.gauss(0, 0.3) for k in range(len(cands))]
+
+    monkeypatch.setattr(expert.ExpertAI, "_play_outcomes", outcomes)
+    g, _ = auctioned(hongwu(2), 5)
+    v = g.view(g.to_act)
+    cands = [(c,) for c in sorted(set(v.hand))[:4]]
+    ai = expert.ExpertAI(AISettings(seat=g.to_act, seed=2, options={"think_ms": 1000}))
+    self_close = [-5.0]  # every challenger far behind: pruned at the first checkpoint
+    rows = ai._play_rows(v, list(cands), think_s=1.0)
+    assert len(rows) == expert.PRUNE_AFTER and expert.pick(rows, 0.5) == 0
+    longer = rows + [[r[0]] + [None] * 3 for r in rows]  # more samples of the default alone
+    assert expert.pick(longer, 0.5) == expert.pick(rows, 0.5)
+    self_close[0] = 0.0  # one challenger level with the default: never pruned
+    rows = ai._play_rows(v, list(cands), think_s=0.5)
+    assert len(rows) == pytest.approx(50, abs=1)
+    self_close[0] = -5.0
+    fixed = expert.ExpertAI(AISettings(seat=g.to_act, seed=2, options={"samples": 20}))
+    assert len(fixed._play_rows(v, list(cands))) == 20
+
+
+def test_dealer_bank_lends_the_first_decisions_time_and_keeps_the_hand_within_its_shares(monkeypatch):
+    """Option ``dealer_bank=D`` (with ``dealer_time``): through whole real hands with an
+    expert on every seat, the dealer's first searched decision takes ``DEALER_CAP_S`` (its
+    share plus the overdraft, capped), every searched decision at least a third of its share,
+    the defenders' time is unchanged, and over each hand the dealer's decisions use no more
+    than their shares together, forced plays included, plus the D shares the bank may end the
+    hand overdrawn by (a spy stands in for the search and
+    spends its whole time on a fake CPU clock, or half of it, as an early stop would); a new
+    hand starts from an empty bank; negative values are refused; without the option the
+    dealer's decisions take their share."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert
+    from ai_plugins.builtin.basic import auctioned
+    from engine.state import Phase, Play
+
+    clock = [0.0]
+    monkeypatch.setattr(expert.time, "thread_time", lambda: clock[0])
+    for spend in (1.0, 0.5):
+        given = []
+
+        def spy(self, view, cands, prune=True, extra=(), think_s=None, finish_kind=None):
+            given.append((view.seat == view.dealer, think_s, finish_kind))
+            clock[0] += spend * think_s
+            return [[0.0] * len(cands)] * 2
+
+        monkeypatch.setattr(expert.ExpertAI, "_play_rows", spy)
+        ais = None
+        for seed in (31, 32):
+            g, _ = auctioned(hongwu(2), seed)
+            if ais is None:  # the same AIs for both hands: the bank must start again
+                ais = [expert.ExpertAI(AISettings(seat=s, seed=s, options={
+                    "think_ms": 100, "dealer_time": 3, "dealer_bank": 2})) for s in range(4)]
+            start = len(given)
+            dealer_decisions = 0
+            while g.phase is Phase.PLAY:
+                s = g.to_act
+                v = g.view(s)
+                dealer_decisions += s == g.dealer
+                g.apply(Play(s, tuple(ais[s].choose_play(v, v.play_options()))))
+            mine = [(t, f) for d, t, f in given[start:] if d]
+            assert mine[0][0] == pytest.approx(expert.DEALER_CAP_S)
+            assert all(t >= 0.1 - 1e-9 and f == "hybrid" for t, f in mine)
+            # at most the shares of its decisions, plus the overdraft the bank may end with
+            assert sum(spend * t for t, _ in mine) <= 0.3 * (dealer_decisions + 2) + 1e-9
+            assert all(t == pytest.approx(0.1 - 0.2 / 3) for d, t, _ in given[start:] if not d)
+            if spend < 1.0:  # half of each search saved: later decisions get it back
+                assert sum(1 for t, _ in mine if t > 0.3 + 1e-9) > 2
+    with pytest.raises(ValueError, match="dealer_bank"):
+        expert.ExpertAI(AISettings(options={"dealer_bank": -1}))
+    g, _ = auctioned(hongwu(2), 31)
+    plain = expert.ExpertAI(AISettings(seat=g.dealer, seed=1, options={"think_ms": 100, "dealer_time": 3}))
+    assert not plain._banking(g.view(g.dealer))

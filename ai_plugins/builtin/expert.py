@@ -21,7 +21,7 @@ samples are used for all candidates of a decision, so that they are compared on 
   play-outs judge safety from each seat's own cards and the shown voids
   (:func:`.fastsim.public_lean`). The search overrules ``basic``'s first choice only when the paired play-outs favour another by
   :data:`PLAY_CONFIDENCE` standard errors (:func:`pick`), so few samples never make it worse
-  than its prior by noise alone. The utility of a play-out is the expected game points allowing
+  than its prior by noise alone; a timed search ends once pruning has left only that choice. The utility of a play-out is the expected game points allowing
   for the play-out's own error (:func:`.fastsim.calibrated_utility`: the dealer's points still
   to come mapped to real play's, the bands smoothed by the fitted spread, which is wide early
   in a hand and narrow at its end; ``data/playout_calibration.json``). A search timed at
@@ -262,6 +262,21 @@ DEALER_CAP_S = 0.6
 ``dealer_time`` × ``think_ms`` is more, so that with the wall-time allowance of
 :meth:`ExpertAI._cpu_loop` a decision stays within a second."""
 
+DEALER_BANK: float | None = None
+"""Option ``dealer_bank=D`` (experimental; None, the default, is off): with ``dealer_time``,
+the dealer's timed play decisions keep a bank of the time its earlier decisions of the hand
+left unused (a forced play uses none; a search stops once pruning has left only ``basic``'s
+choice, :meth:`ExpertAI._play_rows`), and a searched decision takes its share
+(:meth:`ExpertAI._role_think`) plus the bank, at most :data:`DEALER_CAP_S` (or its share if
+that is more). ``D`` lets the bank be overdrawn by D times the share, so the first decisions of
+a hand, whose play-outs are longest, need not wait for the savings; a decision overdrawn
+searches at least a third of its share. Over a hand the dealer's decisions thus take no more
+than their shares together plus D shares (each within its last sample); in real searches,
+whose savings repay most of the overdraft, within a few percent of their shares (0.95 of them
+with D = 2, 1.03 with D = 4, ``benchmarks/dealer_search_time.py``). D = 4 doubled the dealer's worlds
+early in a hand at 100 ms and made −0.05 ± 0.19 game points a hand over 2.1 (400 deals,
+docs/EXPERT_NOTES.md "Tried after 2.1"): off."""
+
 STAGE_TIME = 0.0
 """Option ``stage_time=S`` (experimental; 0, the default, is off): a timed play decision's
 search time is scaled by ``1 + S × (h / (H × STAGE_MEAN) − 1)`` (h the cards in hand, H the
@@ -473,6 +488,15 @@ class ExpertAI:
         the cards still in hand, 0 (off) to 1; ValueError outside 0..1."""
         if not 0.0 <= self.stage_time <= 1.0:
             raise ValueError(f"expert option stage_time must be 0..1, not {self.stage_time}")
+        bank = options.get("dealer_bank", DEALER_BANK)
+        self.dealer_bank: float | None = None if bank is None or str(bank) == "" else float(bank)
+        """Option ``dealer_bank`` (:data:`DEALER_BANK`): the overdraft allowed, in multiples of
+        the dealer's share; None for off; ValueError below 0."""
+        if self.dealer_bank is not None and self.dealer_bank < 0:
+            raise ValueError(f"expert option dealer_bank must be 0 or more, not {self.dealer_bank}")
+        self._dealer_account: tuple[Any, int, float] | None = None
+        """With ``dealer_bank``: (the hand's key, tricks complete at the dealer's last decision,
+        seconds banked; negative when overdrawn)."""
         bonus = options.get("play_bonus")
         self.play_bonus: float | None = None if bonus is None else float(bonus)
         self.basic = BasicAI(AISettings(seat=settings.seat, seed=settings.seed))
@@ -528,7 +552,8 @@ class ExpertAI:
             i += 1
         return i
 
-    def _cpu_loop(self, step: Callable[[int], None], think_s: float, samples: int | None) -> int:
+    def _cpu_loop(self, step: Callable[[int], None], think_s: float, samples: int | None,
+                  settled: Callable[[], bool] | None = None) -> int:
         """:meth:`_loop` for play decisions, timed in CPU time of the deciding thread
         (``time.thread_time``): ``step(i)`` runs until the thread has spent ``think_s`` seconds on it,
         or the fixed sample count is reached, at least :data:`MIN_SAMPLES` times. On a busy
@@ -536,7 +561,9 @@ class ExpertAI:
         still capped at :data:`WALL_FACTOR` times the thinking time, at the thinking time plus
         :data:`WALL_EXTRA_S`, and at 80% of the seat's budget. ``think_s`` (seconds) and
         ``samples`` are the search's (the seat's :attr:`think_s` and :attr:`samples`, or a
-        stage's share of them). Returns the number of steps."""
+        stage's share of them). ``settled`` (timed searches only): when it returns True after a
+        step, more steps cannot change the decision and the loop ends. Returns the number of
+        steps."""
         if samples is not None:
             return self._loop(step, think_s, samples)
         wall_end = time.perf_counter() + min(WALL_FACTOR * think_s, think_s + WALL_EXTRA_S,
@@ -546,6 +573,8 @@ class ExpertAI:
         while i < MIN_SAMPLES or (time.thread_time() < cpu_end and time.perf_counter() < wall_end):
             step(i)
             i += 1
+            if settled is not None and i >= MIN_SAMPLES and settled():
+                break
         return i
 
     def _outcomes(self, world: Any, actions: Sequence[Any], seat: int) -> list[float]:
@@ -570,6 +599,9 @@ class ExpertAI:
         ranked = self.basic.ranked_plays(view, options)
         cands = [p for _, p in ranked[:self.play_candidates]]
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
+            if self._banking(view):  # a forced play: the dealer's whole share is saved
+                self._bank_think(view, self._role_think(view))
+                self._bank_debit(0.0)
             return cands[0] if cands else tuple(options.sample(self.rng))
         extra = [p for _, p in ranked[self.play_candidates:]] if self.widen else []
         if self.time_bank > 0 and self.samples is None:
@@ -578,7 +610,13 @@ class ExpertAI:
             think = self._role_think(view)
             kind = self._finish_for(think)
             think = self._stage_think(view, think)
-            rows = self._play_rows(view, cands, extra=extra, think_s=think, finish_kind=kind)
+            if self._banking(view):
+                think = self._bank_think(view, think)
+                t0 = time.thread_time()
+                rows = self._play_rows(view, cands, extra=extra, think_s=think, finish_kind=kind)
+                self._bank_debit(time.thread_time() - t0)
+            else:
+                rows = self._play_rows(view, cands, extra=extra, think_s=think, finish_kind=kind)
         else:
             rows, cands = self._search(view, cands, extra)
         choice = pick(rows, self.play_confidence)
@@ -614,6 +652,31 @@ class ExpertAI:
         if view.seat == view.dealer:
             return dealer
         return max(0.1 * self.think_s, self.think_s - (dealer - self.think_s) / (n - 1))
+
+    def _banking(self, view: Any) -> bool:
+        """True when this play decision is the dealer's and the option ``dealer_bank`` is on
+        (timed searches with ``dealer_time``, :data:`DEALER_BANK`)."""
+        return (self.dealer_bank is not None and self.samples is None and self.time_bank <= 0
+                and view.seat == view.dealer and self._dealer_factor(view) != 1.0)
+
+    def _bank_think(self, view: Any, share: float) -> float:
+        """Seconds the dealer's decision may search with ``dealer_bank``: ``share`` (its
+        :meth:`_role_think`) plus the hand's bank, at most :data:`DEALER_CAP_S` (or ``share``
+        if more), at least a third of ``share``; credits ``share`` to the bank, which
+        :meth:`_bank_debit` then charges with the time used. A new hand (its key, or fewer
+        tricks complete than at the last decision) starts from an empty bank."""
+        key = (view.hand_no, view.dealer, view.bid, view.trump, view.ruleset.decks)
+        done = len(view.tricks)
+        acct = self._dealer_account
+        bank = 0.0 if acct is None or acct[0] != key or done < acct[1] else acct[2]
+        self._dealer_account = (key, done, bank + share)
+        think = share + bank + self.dealer_bank * share
+        return min(max(share, DEALER_CAP_S), max(share / 3.0, think))
+
+    def _bank_debit(self, used: float) -> None:
+        """Charge ``used`` seconds (CPU time of the decision's search) to the dealer's bank."""
+        key, done, bank = self._dealer_account
+        self._dealer_account = (key, done, bank - used)
 
     def _stage_think(self, view: Any, think: float) -> float:
         """``think`` (seconds) scaled by the option ``stage_time`` (:data:`STAGE_TIME`) for
@@ -702,7 +765,10 @@ class ExpertAI:
         ``widen``: the next plays of ``basic``'s ranking) are then appended to ``cands`` (which
         grows) until as many candidates are active as at the start; their entries in the
         earlier samples are None. ``think_s`` (seconds) overrides the seat's thinking time,
-        ``finish_kind`` (see :meth:`_play_outcomes`) the way the candidates are finished."""
+        ``finish_kind`` (see :meth:`_play_outcomes`) the way the candidates are finished. A
+        timed search ends early once pruning has left only ``cands[0]``: :func:`pick` compares
+        a challenger only on the samples that played it, so further samples of the default
+        alone cannot change the choice."""
         rows: list[list[float | None]] = []
         me = view.seat
         active = [True] * len(cands)
@@ -724,7 +790,8 @@ class ExpertAI:
                     for row in rows:
                         row.append(None)
 
-        self._cpu_loop(step, self.think_s if think_s is None else think_s, self.samples)
+        self._cpu_loop(step, self.think_s if think_s is None else think_s, self.samples,
+                       settled=lambda: sum(active) == 1 and not waiting)
         return rows
 
     def _world_bias(self, view: Any) -> Any:
