@@ -4,8 +4,8 @@ With ``dealer_time`` (README "`expert` 1.9") the dealer's timed play decisions s
 three times ``think_ms`` (300 ms at ``--think-ms 100``) with the hybrid finish, and the
 strength curve (README "`expert` 2.1") says the dealer gains from more of it. This script plays
 ``--deals`` 红五 hands from real positions (``basic`` bids, buries and plays the other seats;
-the expert, with each ``--option`` set in turn, plays the dealer's cards from the first lead)
-and prints, per setting, over the dealer's play decisions:
+the expert, with the options of each ``--ai`` spec in turn, plays the dealer's cards from the
+first lead) and prints, per spec, over the dealer's play decisions:
 
 - ``decisions``, ``forced`` (returned without a search) and ``stopped early`` (a search whose
   challengers were all pruned: it ends then, ``expert.ExpertAI._play_rows``);
@@ -16,11 +16,11 @@ and prints, per setting, over the dealer's play decisions:
   middle and last third of the hand (by cards in hand).
 
 CPU time of the deciding thread is what the search counts, so other jobs on the machine
-change the figures little. Run (each ``--option`` a comma-separated setting; ``-`` for the
-defaults):
+change the figures little. Run (each ``--ai`` an arena spec of the expert,
+``expert@key=value,...``, :mod:`ai_plugins.specs`; default ``expert``):
 
     python benchmarks/dealer_search_time.py [--deals 12] [--decks 2] [--think-ms 100] \\
-        [--option -] [--option finish_tricks=3] [--option dealer_bank=2]
+        [--ai expert] [--ai expert@finish_tricks=3] [--ai expert@dealer_bank=2]
 """
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -37,27 +38,14 @@ from ai_plugins.base import AISettings  # noqa: E402
 from ai_plugins.builtin import expert  # noqa: E402
 from ai_plugins.builtin.basic import BasicAI  # noqa: E402
 from ai_plugins.runner import basic_position  # noqa: E402
+from ai_plugins.specs import split_spec  # noqa: E402
 from engine.ruleset import hongwu  # noqa: E402
 from engine.state import Play  # noqa: E402
 
 SAMPLES = re.compile(r"(\d+) samples")
 
 
-def parse_option(text: str) -> dict[str, str]:
-    """``"a=1,b=x"`` -> ``{"a": "1", "b": "x"}``; ``"-"`` -> ``{}``. ValueError for an item
-    without ``=``."""
-    if text.strip() in ("", "-"):
-        return {}
-    out = {}
-    for item in text.split(","):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"an option is key=value, not {item!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def measure(options: dict[str, str], deals: int, decks: int, think_ms: int, seed: int) -> dict:
+def measure(options: dict[str, Any], deals: int, decks: int, think_ms: int, seed: int) -> dict:
     """Play the dealer's cards of ``deals`` positions (seeds ``seed``..) with the expert and
     ``options``: ``{"decisions", "forced", "stopped", "used", "given", "worlds": [(share of
     the hand still held, worlds) per searched decision not stopped early]}`` (seconds of CPU
@@ -115,15 +103,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--decks", type=int, choices=(2, 3), default=2)
     p.add_argument("--think-ms", type=int, default=100)
     p.add_argument("--seed", type=int, default=700)
-    p.add_argument("--option", action="append", default=None,
-                   help="a setting: key=value[,key=value] or - for the defaults (repeatable)")
+    p.add_argument("--ai", action="append", default=None,
+                   help="the expert with options, as the arena takes it: expert@key=value,... (repeatable)")
     ns = p.parse_args(argv)
-    settings = ns.option or ["-"]
+    specs = ns.ai or ["expert"]
+    for spec in specs:
+        if split_spec(spec)[0] != "expert":
+            p.error(f"--ai {spec!r}: this measures the built-in expert only")
     print(f"the expert dealer's play decisions, {ns.deals} deals, {ns.decks} decks, think_ms {ns.think_ms}")
-    print(f"{'setting':<28} {'decisions':>9} {'forced':>7} {'stopped early':>13} {'CPU / share':>11} "
+    print(f"{'AI':<28} {'decisions':>9} {'forced':>7} {'stopped early':>13} {'CPU / share':>11} "
           f"{'worlds: first third':>19} {'middle':>7} {'last':>5}")
-    for text in settings:
-        r = measure(parse_option(text), ns.deals, ns.decks, ns.think_ms, ns.seed)
+    for text in specs:
+        r = measure(split_spec(text)[1], ns.deals, ns.decks, ns.think_ms, ns.seed)
         thirds = [[n for share, n in r["worlds"] if lo < share <= hi]
                   for lo, hi in ((2 / 3, 1.0), (1 / 3, 2 / 3), (0.0, 1 / 3))]
         med = [f"{statistics.median(t):g}" if t else "-" for t in thirds]

@@ -311,6 +311,18 @@ def _action_text(action: Any) -> str:
     return " ".join(str(Card(c)) for c in action)
 
 
+def _carried(account: tuple[Any, int, float] | None, view: Any) -> tuple[Any, int, float]:
+    """A seat's time account across its play decisions of a hand (``time_bank``,
+    ``dealer_bank``), ``(the hand's key, tricks complete at the last decision, seconds)``, read
+    for the decision of ``view``: ``(this hand's key, tricks complete now, seconds carried)``,
+    the seconds 0 when ``view`` is of a new hand (another key, or fewer tricks complete than at
+    the account's last decision)."""
+    key = (view.hand_no, view.dealer, view.bid, view.trump, view.ruleset.decks)
+    done = len(view.tricks)
+    fresh = account is None or account[0] != key or done < account[1]
+    return key, done, 0.0 if fresh else account[2]
+
+
 def _paired(samples: Sequence[Sequence[float | None]], k: int) -> list[float]:
     """Paired differences ``row[k] - row[0]`` over the samples where candidate ``k`` was
     played out (a pruned candidate's entries are None)."""
@@ -601,7 +613,6 @@ class ExpertAI:
         if len(cands) <= 1 or len(view.hand) <= len(cands[0]):
             if self._banking(view):  # a forced play: the dealer's whole share is saved
                 self._bank_think(view, self._role_think(view))
-                self._bank_debit(0.0)
             return cands[0] if cands else tuple(options.sample(self.rng))
         extra = [p for _, p in ranked[self.play_candidates:]] if self.widen else []
         if self.time_bank > 0 and self.samples is None:
@@ -665,10 +676,7 @@ class ExpertAI:
         if more), at least a third of ``share``; credits ``share`` to the bank, which
         :meth:`_bank_debit` then charges with the time used. A new hand (its key, or fewer
         tricks complete than at the last decision) starts from an empty bank."""
-        key = (view.hand_no, view.dealer, view.bid, view.trump, view.ruleset.decks)
-        done = len(view.tricks)
-        acct = self._dealer_account
-        bank = 0.0 if acct is None or acct[0] != key or done < acct[1] else acct[2]
+        key, done, bank = _carried(self._dealer_account, view)
         self._dealer_account = (key, done, bank + share)
         think = share + bank + self.dealer_bank * share
         return min(max(share, DEALER_CAP_S), max(share / 3.0, think))
@@ -698,10 +706,8 @@ class ExpertAI:
         (:data:`LEAD_CAP` − 1) × ``think_ms``, so the first lead need not wait), at most
         :data:`LEAD_CAP` × ``think_ms``; the CPU time used is debited from the bank, each
         decision credits ``think_ms``. Returns ``(rows, cands)`` as :meth:`_search`."""
-        key = (view.hand_no, view.dealer, view.bid, view.trump, view.ruleset.decks)
-        done = len(view.tricks)
-        new_hand = self._bank is None or self._bank[0] != key or done < self._bank[1]
-        banked = (0.0 if new_hand else self._bank[2]) + self.think_s  # this decision's credit added
+        key, done, carried = _carried(self._bank, view)
+        banked = carried + self.think_s  # this decision's credit added
         if leading:  # the bank may go down to -(LEAD_CAP - 1) x think_ms, never further
             think = min(LEAD_CAP * self.think_s,
                         max(self.think_s, banked + (LEAD_CAP - 1.0) * self.think_s))
