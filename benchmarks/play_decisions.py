@@ -6,7 +6,8 @@ trick left, each of ``basic``'s best six plays (``--candidates``) is tried in th
 position and the hand is finished by ``basic`` in every seat; the seat's game points and card
 points (the dealer's final, RULES.md §10, signed for the seat's side) are kept per candidate
 (pickled to FILE with the position; about 30 s for 400 two-deck deals). ``--eval FILE``: lets
-the expert search (``--samples`` sampled worlds, expert options from ``--option KEY=VALUE``)
+the expert search (``--samples`` sampled worlds, expert options from ``--option KEY=VALUE``;
+``candidates=K`` lets it compare only the first K of them)
 choose among the same candidates under each gate of ``--confidence`` (standard errors) ×
 ``--margin`` (least mean advantage, game points; see ``expert.pick``), and prints for each the
 mean gain in game points and in card points per decision over ``basic``'s first choice, with 95%
@@ -184,13 +185,14 @@ def evaluate(path: str, samples: int, confs: list[float], margins: list[float],
         dealer.append(s == g.dealer)
         kinds.append(decision_kind(g, s))
         ex = E.ExpertAI(AISettings(seat=s, seed=i, options={"samples": samples, **options}))
+        searched = list(cands[:ex.play_candidates])  # the option candidates=K compares fewer
         if real_world:  # a diagnostic: every "sampled" world is the real deal
             with mock.patch.object(E, "sample_world", lambda view, rng, g=g, **kw: g.clone()):
-                rows, used = ex._search(g.view(s), list(cands))
+                rows, used = ex._search(g.view(s), searched)
         elif not prune:  # every candidate in every world
-            rows, used = ex._play_rows(g.view(s), list(cands), prune=False), list(cands)
+            rows, used = ex._play_rows(g.view(s), searched, prune=False), searched
         else:
-            rows, used = ex._search(g.view(s), list(cands))
+            rows, used = ex._search(g.view(s), searched)
         for gate in gates:
             k = cands.index(used[E.pick(rows, gate[0], margin=gate[1])])
             switched[gate] += k != 0

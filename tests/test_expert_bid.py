@@ -234,3 +234,24 @@ def test_the_auction_bonus_bids_a_borderline_two_deck_hand_by_default():
     assert eb.bid_values(v, bids)[2] == pytest.approx(plain + eb.PLAY_BONUS[2])
     assert ExpertAI(AISettings(seat=0, seed=1, options={"samples": 2})).choose_bid(v, bids) == min(bids)
     assert ExpertAI(AISettings(seat=0, seed=1, options={"samples": 2, "play_bonus": 0})).choose_bid(v, bids) == 0
+
+
+def test_bury_confidence_is_the_gate_of_the_bury():
+    """Option ``bury_confidence`` (default expert.CONFIDENCE): the bury chooses with
+    ``expert.pick`` at that gate over the same sampled deals, so an unreachable gate keeps the
+    default bury (the first candidate), and at this seed gate 0 takes a challenger that gate 1
+    does not."""
+    g = _at_bury()
+    v = g.view(g.dealer)
+    assert ExpertAI(AISettings(seat=g.dealer)).bury_confidence == expert.CONFIDENCE == 1.0
+
+    def bury(gate):
+        ai = ExpertAI(AISettings(seat=g.dealer, seed=7, options={"samples": 4, "bury_confidence": gate}))
+        return tuple(sorted(ai.choose_bury(v, v.bury_count)))
+
+    probe = ExpertAI(AISettings(seat=g.dealer, seed=7, options={"samples": 4}))
+    cands = probe._bury_candidates(v, v.bury_count)
+    rows = probe._bury_rows(v, cands)
+    assert expert.pick(rows, 0.0) != 0 and expert.pick(rows, 1.0) == 0
+    assert bury("1e9") == bury("1") == cands[0]
+    assert bury("0") == cands[expert.pick(rows, 0.0)]

@@ -308,6 +308,11 @@ def test_decision_quality_harness_builds_and_scores_real_positions(tmp_path, cap
     assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0,1", "--margin", "0,0.5"]) == 0
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("samples 2,")]
     assert len(lines) == 4 and all("card points" in ln for ln in lines)
+    assert not any(ln.startswith("samples 2, confidence 0.0") and "switched 0," in ln for ln in lines)
+    # the option candidates=K compares only basic's first K plays: with one, nothing to switch to
+    assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0", "--option", "candidates=1"]) == 0
+    one = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("samples 2,")]
+    assert len(one) == 1 and "switched 0," in one[0]
     # per role, the per-decision file and a paired comparison of two variants
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     assert mod.main(["--eval", str(path), "--samples", "2", "--confidence", "0.5", "--json", str(a)]) == 0

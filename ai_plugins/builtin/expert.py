@@ -416,6 +416,9 @@ class ExpertAI:
     play_candidates = MAX_CANDIDATES
     """Plays compared per play decision."""
 
+    bury_confidence = CONFIDENCE
+    """The gate of the bury (standard errors; see :func:`pick`; option ``bury_confidence``)."""
+
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
         self._settings = settings
@@ -430,6 +433,7 @@ class ExpertAI:
         self.samples: int | None = int(samples) if samples else None
         self.play_confidence = float(options.get("confidence", self.play_confidence))
         self.play_candidates = max(1, int(options.get("candidates", self.play_candidates)))
+        self.bury_confidence = float(options.get("bury_confidence", self.bury_confidence))
         self.sigma = float(options.get("sigma", SIGMA))
         self.calibrate = float(options.get("calibrate", CALIBRATE))
         self.structure = bool(float(options.get("structure", STRUCTURE)))
@@ -1065,7 +1069,7 @@ class ExpertAI:
         if len(cands) == 1:
             return list(cands[0])
         rows = self._bury_rows(view, cands)
-        choice = pick(rows)
+        choice = pick(rows, self.bury_confidence)
         self._note(cands, rows, choice)
         return list(cands[choice])
 
