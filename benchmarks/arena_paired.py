@@ -17,6 +17,15 @@ arena extended with ``--first-deal`` (e.g. ``a.json,a2.json`` for deals 0–199 
 Repeated runs of the same version on the same deals joined by ``+`` (``a.json+a_again.json``)
 count as one run whose per-deal figure is their mean, on the deals all of them played: a
 steadier baseline where a timed search varies from run to run.
+
+``--by-dealer`` (two-AI runs with hand records, ``benchmarks/arena_split.py``; not with
+``+``) also pairs the runs hand by hand (deal and line-up) and splits the difference of the
+AI's mean game points a seat-hand by who dealt: the hands its side dealt in both runs, and
+those the other AI dealt in both. A change that only acts when the AI deals (its bury, its
+dealer's searches) leaves the other part to the runs' own spread, so the first part measures
+it with less noise::
+
+    python benchmarks/arena_paired.py a.json,a2.json b.json,b2.json --by-dealer
 A measurement script: nothing is asserted.
 """
 from __future__ import annotations
@@ -28,8 +37,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # arena_split, also when loaded by path
 
 from ai_plugins.ratings import ci95_half_width  # noqa: E402
+from arena_split import load as load_hands  # noqa: E402
 
 
 def paired(a: list[float], b: list[float]) -> tuple[float, float]:
@@ -82,6 +93,41 @@ def common(a: dict[int, float], b: dict[int, float]) -> tuple[list[float], list[
     return [a[d] for d in deals], [b[d] for d in deals]
 
 
+def hand_means(path: str, label: str | None) -> dict[tuple[int, int], tuple[bool, float]]:
+    """``{(deal, line-up): (whether AI label's side dealt, its mean game points a seat)}``
+    from the hand records of an arena ``--json`` file (or several joined by commas; see
+    :func:`arena_split.load`, whose SystemExits apply). ``label`` None: the run's first AI.
+    SystemExit if the run has no AI ``label``."""
+    summary, deals = load_hands(path)
+    name = label or summary["legend"]["A"]
+    letter = next((k for k, v in summary["legend"].items() if v == name), None)
+    if letter is None:
+        raise SystemExit(f"{path}: no AI {name!r} (has {', '.join(summary['legend'].values())})")
+    out = {}
+    for d, hands in deals.items():
+        for h in hands:
+            lineup = summary["lineups"][h["lineup"]]
+            mine = [g for s, g in enumerate(h["game_points"]) if lineup[s] == letter]
+            out[(d, int(h["lineup"]))] = (lineup[h["dealer"]] == letter, statistics.fmean(mine))
+    return out
+
+
+def by_dealer(a: dict[tuple[int, int], tuple[bool, float]], b: dict[tuple[int, int], tuple[bool, float]]
+              ) -> dict[str, tuple[int, float, float]]:
+    """The hand-by-hand comparison of :func:`hand_means` ``a`` (baseline) and ``b`` on the
+    hands both played: ``{"dealt": (hands, mean b − a, 95% half-width), "other": (...)}`` for
+    the hands the AI's side dealt in both runs and those the other side dealt in both (mean
+    and half-width NaN below two hands), and ``"differs": (hands, nan, nan)`` for hands
+    whose dealer's side differs between the runs."""
+    parts: dict[str, list[float]] = {"dealt": [], "other": [], "differs": []}
+    for key in sorted(set(a) & set(b)):
+        (da, xa), (db, xb) = a[key], b[key]
+        parts["dealt" if da and db else "other" if not (da or db) else "differs"].append(xb - xa)
+    nan = float("nan")
+    return {k: (len(v), statistics.fmean(v) if len(v) > 1 else nan, ci95_half_width(v) if len(v) > 1 else nan)
+            for k, v in parts.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the paired comparison of the runs named on the command line (each run a file
     or comma-joined files; runs are compared on the deals both played)."""
@@ -90,7 +136,11 @@ def main(argv: list[str] | None = None) -> int:
                     "A.json,B.json joins runs of later deals (--first-deal), "
                     "A.json+A2.json averages repeats of the same deals")
     ap.add_argument("--label", help="the AI to compare (default: each file's first AI)")
+    ap.add_argument("--by-dealer", action="store_true",
+                    help="also split the difference hand by hand by who dealt (two-AI runs)")
     ns = ap.parse_args(argv)
+    if ns.by_dealer and any("+" in r for r in ns.runs):
+        raise SystemExit("--by-dealer compares single runs (no + repeats)")
     base_name, base = _series(ns.runs[0], ns.label)
     m0 = statistics.fmean(base.values())
     print(f"{ns.runs[0]}: {base_name} {m0:+.2f} over {len(base)} deals (baseline)")
@@ -102,6 +152,13 @@ def main(argv: list[str] | None = None) -> int:
         diff, half = paired(a, b)
         print(f"{path}: {name} {statistics.fmean(b):+.2f} (baseline {statistics.fmean(a):+.2f}) "
               f"over {len(a)} common deals; paired difference {diff:+.2f} ± {half:.2f}")
+        if ns.by_dealer:
+            split = by_dealer(hand_means(ns.runs[0], ns.label), hand_means(path, ns.label))
+            for key, text in (("dealt", f"hands {name}'s side dealt in both runs"),
+                              ("other", "hands the other AI dealt in both runs")):
+                n, m, h = split[key]
+                print(f"  {text}: {n}, paired difference {m:+.2f} ± {h:.2f} a seat-hand")
+            print(f"  hands whose dealer's side differs between the runs: {split['differs'][0]}")
     return 0
 
 

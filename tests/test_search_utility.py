@@ -212,6 +212,35 @@ def test_arena_first_deal_extends_a_run_and_the_paired_script_joins_the_parts(tm
         run(-1, 2)
 
 
+def test_arena_paired_by_dealer_splits_the_difference_by_who_dealt(tmp_path, capsys):
+    """``arena_paired.py --by-dealer`` pairs two runs hand by hand (deal and line-up) and splits
+    the difference by who dealt: a run against itself differs nowhere; a copy whose AI gains
+    two game points a seat on exactly the hands it dealt shows +2 there and 0 on the others."""
+    config = ArenaConfig(ais=("basic", "random"), deals=4, seed=24, user_dir=False, entry_points=False)
+    summary = run_arena(config, jobs=1)
+    lineups = summary["lineups"]
+    dealt = [lineups[h["lineup"]][h["dealer"]] == "A" for h in summary["hands"]]
+    assert any(dealt) and not all(dealt)
+    better = json.loads(json.dumps(summary))
+    for h, mine in zip(better["hands"], dealt):
+        if mine:
+            h["game_points"] = [g + 2 if lineups[h["lineup"]][s] == "A" else g
+                                for s, g in enumerate(h["game_points"])]
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps(summary), encoding="utf-8")
+    b.write_text(json.dumps(better), encoding="utf-8")
+    mod = _script("benchmarks/arena_paired.py")
+    split = mod.by_dealer(mod.hand_means(str(a), None), mod.hand_means(str(b), None))
+    assert split["dealt"][:2] == (sum(dealt), 2.0) and split["other"][:2] == (len(dealt) - sum(dealt), 0.0)
+    assert split["differs"][0] == 0
+    assert mod.main([str(a), str(a), str(b), "--by-dealer"]) == 0
+    out = capsys.readouterr().out
+    assert f"hands basic's side dealt in both runs: {sum(dealt)}, paired difference +0.00 ± 0.00" in out
+    assert f"hands basic's side dealt in both runs: {sum(dealt)}, paired difference +2.00 ± 0.00" in out
+    with pytest.raises(SystemExit, match="no \\+ repeats"):
+        mod.main([f"{a}+{a}", str(b), "--by-dealer"])
+
+
 def _play_decisions(deals: int, tricks: int):
     """``(seed, seat, view, play options)`` of the seat to play at the start of trick
     ``tricks + 1`` of two-deck deals 0..deals-1 played by ``basic`` (a hand over by then is
@@ -699,7 +728,7 @@ def test_auction_counterfactual_replays_the_runs_auctions_and_revalues_a_bid(tmp
     setting is paired with it; and a hand dealt at a higher bid keeps the card points taken,
     the final falling by the difference and the game points still summing to zero (RULES.md
     §10)."""
-    config = ArenaConfig(ais=("basic", "random"), deals=4, seed=21, user_dir=False, entry_points=False)
+    config = ArenaConfig(ais=("basic", "random"), deals=4, seed=24, user_dir=False, entry_points=False)
     summary = run_arena(config, jobs=1)
     path = tmp_path / "run.json"
     path.write_text(json.dumps(summary), encoding="utf-8")
