@@ -144,6 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     base_name, base = _series(ns.runs[0], ns.label)
     m0 = statistics.fmean(base.values())
     print(f"{ns.runs[0]}: {base_name} {m0:+.2f} over {len(base)} deals (baseline)")
+    base_hands = hand_means(ns.runs[0], ns.label) if ns.by_dealer else None
     for path in ns.runs[1:]:
         name, other = _series(path, ns.label)
         a, b = common(base, other)
@@ -153,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{path}: {name} {statistics.fmean(b):+.2f} (baseline {statistics.fmean(a):+.2f}) "
               f"over {len(a)} common deals; paired difference {diff:+.2f} ± {half:.2f}")
         if ns.by_dealer:
-            split = by_dealer(hand_means(ns.runs[0], ns.label), hand_means(path, ns.label))
+            split = by_dealer(base_hands, hand_means(path, ns.label))
             for key, text in (("dealt", f"hands {name}'s side dealt in both runs"),
                               ("other", "hands the other AI dealt in both runs")):
                 n, m, h = split[key]
