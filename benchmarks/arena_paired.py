@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # arena_split, also when loaded by path
 
 from ai_plugins.ratings import ci95_half_width  # noqa: E402
-from arena_split import load as load_hands  # noqa: E402
+from arena_split import letter_of, side_of_hand, load as load_hands  # noqa: E402
 
 
 def paired(a: list[float], b: list[float]) -> tuple[float, float]:
@@ -99,17 +99,12 @@ def hand_means(path: str, label: str | None) -> dict[tuple[int, int], tuple[bool
     :func:`arena_split.load`, whose SystemExits apply). ``label`` None: the run's first AI.
     SystemExit if the run has no AI ``label``."""
     summary, deals = load_hands(path)
-    name = label or summary["legend"]["A"]
-    letter = next((k for k, v in summary["legend"].items() if v == name), None)
-    if letter is None:
-        raise SystemExit(f"{path}: no AI {name!r} (has {', '.join(summary['legend'].values())})")
-    out = {}
-    for d, hands in deals.items():
-        for h in hands:
-            lineup = summary["lineups"][h["lineup"]]
-            mine = [g for s, g in enumerate(h["game_points"]) if lineup[s] == letter]
-            out[(d, int(h["lineup"]))] = (lineup[h["dealer"]] == letter, statistics.fmean(mine))
-    return out
+    try:
+        letter = letter_of(summary, label or summary["legend"]["A"])
+    except SystemExit as exc:
+        raise SystemExit(f"{path}: {exc}") from None
+    return {(d, int(h["lineup"])): side_of_hand(summary, h, letter)
+            for d, hands in deals.items() for h in hands}
 
 
 def by_dealer(a: dict[tuple[int, int], tuple[bool, float]], b: dict[tuple[int, int], tuple[bool, float]]

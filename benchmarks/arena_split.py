@@ -56,6 +56,24 @@ def load(path: str) -> tuple[dict[str, Any], dict[int, list[dict[str, Any]]]]:
     return first, deals
 
 
+def letter_of(summary: dict[str, Any], label: str) -> str:
+    """The line-up letter (``"A"`` or ``"B"``) of AI ``label`` in a run's ``summary`` (its
+    ``"legend"``). SystemExit if the run has no such AI."""
+    legend = summary["legend"]
+    letter = next((k for k, v in legend.items() if v == label), None)
+    if letter is None:
+        raise SystemExit(f"no AI {label!r} in the run (has {', '.join(legend.values())})")
+    return letter
+
+
+def side_of_hand(summary: dict[str, Any], hand: dict[str, Any], letter: str) -> tuple[bool, float]:
+    """``(whether the AI of line-up letter ``letter`` dealt, the mean of its seats' game
+    points)`` in one hand record of an arena ``--json`` file (RULES.md §10)."""
+    lineup = summary["lineups"][hand["lineup"]]
+    mine = [g for s, g in enumerate(hand["game_points"]) if lineup[s] == letter]
+    return lineup[hand["dealer"]] == letter, statistics.fmean(mine)
+
+
 def split(summary: dict[str, Any], deals: dict[int, list[dict[str, Any]]],
           label: str) -> dict[str, Any]:
     """The split of AI ``label``'s game points (see the module docstring).
@@ -66,11 +84,8 @@ def split(summary: dict[str, Any], deals: dict[int, list[dict[str, Any]]],
     ``label`` with the other AI's on the deals dealt from the same seat (A minus B). Half-widths
     are None with fewer than two deals. SystemExit if ``label`` is not in the run."""
     legend = summary["legend"]
-    letter = next((k for k, v in legend.items() if v == label), None)
-    if letter is None:
-        raise SystemExit(f"no AI {label!r} in the run (has {', '.join(legend.values())})")
+    letter = letter_of(summary, label)
     other = next(v for k, v in legend.items() if k != letter)
-    lineups = summary["lineups"]
     names = {"same": "the same seat dealt both times (the same hand, once each)",
              "mine": f"different seats, {label} dealt both times",
              "split": "different seats, each AI dealt once",
@@ -82,12 +97,11 @@ def split(summary: dict[str, Any], deals: dict[int, list[dict[str, Any]]],
         hands = deals[d]
         if len(hands) != 2:
             continue
-        mine = [g for h in hands for s, g in enumerate(h["game_points"])
-                if lineups[h["lineup"]][s] == letter]
-        m = statistics.fmean(mine)
+        sides = [side_of_hand(summary, h, letter) for h in hands]
+        m = statistics.fmean(x for _, x in sides)
         allm.append(m)
         dealers = [h["dealer"] for h in hands]
-        kinds = [lineups[h["lineup"]][h["dealer"]] == letter for h in hands]
+        kinds = [dealt for dealt, _ in sides]
         if dealers[0] == dealers[1]:
             per["same"].append(m)
             a, b = (hands[0], hands[1]) if kinds[0] else (hands[1], hands[0])
