@@ -19,10 +19,16 @@ from engine.state import Phase, Play
 
 
 def _fields(k: Knowledge) -> tuple:
-    """Everything a Knowledge holds, and what its per-suit cache answers."""
+    """Everything a Knowledge holds, and what its caches answer (the unseen cards by suit,
+    and the chances it remembers within a state, asked twice so the second answer comes
+    from the memo)."""
+    seats = range(len(k.hand_sizes))
+    chances = [(k.p_higher(s, x, v, g), k.p_beats(s, x, y, v, g), k.p_any_beats(list(seats), x, y, v, g))
+               for _ in range(2) for s in seats for x in range(5) for y in (x, 4)
+               for v in (3, 9) for g in (1, 2)]
     return (k.seat, k.dealer, list(k.unseen), k.unseen_total, tuple(k.hand_sizes),
             [set(v) for v in k.voids], [k.suit_unseen(x) for x in range(5)],
-            [k.p_higher(s, x, 5) for s in range(len(k.hand_sizes)) for x in range(5)])
+            [k.unseen_cards(x) for x in range(5)], [list(k._suit_cards(x)) for x in range(5)], chances)
 
 
 @pytest.mark.parametrize("decks,seed", [(2, 11), (2, 12), (3, 13)])

@@ -330,15 +330,15 @@ class BasicAI:
         """Throws 甩牌 that would stand even if one player held every unseen card (checked by
         :func:`engine.tricks.check_lead`), at most one per suit, of two or more components."""
         ctx = know.ctx
-        pool = [c for c, k in enumerate(know.unseen) for _ in range(k)]
         by_suit: dict[int, list[int]] = {}
         for c in hand:
             by_suit.setdefault(ctx.SUITX[c], []).append(c)
         out = []
-        for cards in by_suit.values():
+        for suitx, cards in by_suit.items():
             comps = decompose_counts(counts_of(cards), ctx)
             if len(comps) < 2:
                 continue
+            pool = know.unseen_cards(suitx)  # only the suit's cards can beat a throw of it
             comps.sort(key=lambda comp: -ctx.VAL[comp.top])
             taken: list[int] = []
             for comp in comps:

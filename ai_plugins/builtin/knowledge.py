@@ -58,10 +58,22 @@ class Knowledge:
     hand_sizes: tuple[int, ...]
     voids: list[set[int]]
     _by_suit: dict[int, list[int]] | None = field(default=None, init=False, repr=False, compare=False)
-    """Unseen card ids per effective suit, in id order (built on first use, dropped by
-    :meth:`observe` when ``unseen`` changes; nothing else changes ``unseen``)."""
+    """Unseen card ids per effective suit, in id order (built on first use, then kept up to
+    date by :meth:`observe`; nothing else changes ``unseen``)."""
     _suit_totals: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     """Unseen cards per effective suit, built with ``_by_suit``."""
+    _misses: dict[tuple[int, int, int, int], float] = field(default_factory=dict, init=False, repr=False,
+                                                            compare=False)
+    """:meth:`p_higher`'s chance of holding no stronger unit, by ``(suitx, value, group, the
+    seat's hand size)`` (all it depends on once the seat's voids are checked), for the present
+    state: emptied by :meth:`observe`, the only change of state. A ``basic`` decision asks it
+    for each seat of each candidate, most of them alike."""
+    _beats: dict[tuple, float] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """:meth:`p_beats` answers for the present state by the seat's hand size and voids in the
+    two suits concerned (all it depends on from the seat) and the other arguments; emptied by
+    :meth:`observe` like ``_misses``."""
+    _pools: dict[int, list[int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """:meth:`unseen_cards` by effective suit, built on first use, emptied by :meth:`observe`."""
 
     def _suit_cards(self, suitx: int) -> list[int]:
         """The card ids of effective suit ``suitx`` with unseen copies, in id order."""
@@ -107,18 +119,34 @@ class Knowledge:
         :meth:`from_view` of the seat's next view (tests/test_knowledge_incremental.py). The
         seat's own plays change only its hand size and voids (its cards were never unseen)."""
         sx = self.ctx.SUITX
+        self._misses.clear()
+        self._beats.clear()
+        self._pools.clear()
         if seat != self.seat:
             unseen = self.unseen
+            by, totals = self._by_suit, self._suit_totals
             for c in cards:
                 if unseen[c] > 0:
                     unseen[c] -= 1
                     self.unseen_total -= 1
-            self._by_suit = None
+                    if by is not None:  # kept up to date as a rebuild would leave it
+                        totals[sx[c]] -= 1
+                        if not unseen[c]:
+                            by[sx[c]].remove(c)
         if any(sx[c] != lead_suitx for c in cards):
             self.voids[seat].add(lead_suitx)
         sizes = list(self.hand_sizes)
         sizes[seat] -= len(cards)
         self.hand_sizes = tuple(sizes)
+
+    def unseen_cards(self, suitx: int) -> list[int]:
+        """The unseen cards of effective suit ``suitx``, a card id once per unseen copy, in id
+        order (``list[int]``, shared: the caller must not change it)."""
+        got = self._pools.get(suitx)
+        if got is None:
+            unseen = self.unseen
+            got = self._pools[suitx] = [c for c in self._suit_cards(suitx) for _ in range(unseen[c])]
+        return got
 
     # ------------------------------------------------------------------ probabilities
     def share(self, seat: int) -> float:
@@ -146,16 +174,20 @@ class Knowledge:
         tractor) of effective suit ``suitx`` stronger than ``value`` (a ``VAL``)."""
         if suitx in self.voids[seat] or self.hand_sizes[seat] < group * length:
             return 0.0
-        f = self.share(seat)
-        val, unseen = self.ctx.VAL, self.unseen
-        miss = 1.0
-        for c in self._suit_cards(suitx):
-            k = unseen[c]
-            if k >= group and val[c] > value:
-                if group == 1:
-                    miss *= (1.0 - f) ** k
-                else:
-                    miss *= 1.0 - f ** group
+        key = (suitx, value, group, self.hand_sizes[seat])
+        miss = self._misses.get(key)
+        if miss is None:
+            f = self.share(seat)
+            val, unseen = self.ctx.VAL, self.unseen
+            miss = 1.0
+            for c in self._suit_cards(suitx):
+                k = unseen[c]
+                if k >= group and val[c] > value:
+                    if group == 1:
+                        miss *= (1.0 - f) ** k
+                    else:
+                        miss *= 1.0 - f ** group
+            self._misses[key] = miss
         p = 1.0 - miss
         if length > 1:
             p *= 0.35 ** (length - 1)
@@ -165,6 +197,17 @@ class Knowledge:
                 group: int = 1, length: int = 1) -> float:
         """Chance that ``seat``, playing later in this trick, beats a winning play of effective
         suit ``play_suitx`` and strength ``value``, the lead being of ``lead_suitx``."""
+        voids = self.voids[seat]
+        key = (self.hand_sizes[seat], lead_suitx in voids, TRUMP_INDEX in voids, lead_suitx, play_suitx,
+               value, group, length)
+        got = self._beats.get(key)
+        if got is None:
+            got = self._beats[key] = self._p_beats(seat, lead_suitx, play_suitx, value, group, length)
+        return got
+
+    def _p_beats(self, seat: int, lead_suitx: int, play_suitx: int, value: int,
+                 group: int, length: int) -> float:
+        """:meth:`p_beats` computed afresh."""
         if self.hand_sizes[seat] == 0:
             return 0.0
         if lead_suitx == TRUMP_INDEX:
