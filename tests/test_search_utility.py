@@ -854,3 +854,35 @@ def test_dealer_bank_lends_the_first_decisions_time_and_keeps_the_hand_within_it
     g, _ = auctioned(hongwu(2), 31)
     plain = expert.ExpertAI(AISettings(seat=g.dealer, seed=1, options={"think_ms": 100, "dealer_time": 3}))
     assert not plain._banking(g.view(g.dealer))
+
+
+def test_search_variance_script_measures_real_dealer_decisions(tmp_path, capsys):
+    """benchmarks/search_variance.py on two positions: each is a real play decision of the
+    dealer with two candidates or more; a rotation passes the defenders' hands round and
+    keeps every card; the figures come out for each cheap finish and for balanced worlds."""
+    mod = _script("benchmarks/search_variance.py")
+    games = mod.dealer_positions(2, 5000)
+    turned = 0
+    for g in games:
+        view = g.view(g.dealer)
+        assert g.to_act == g.dealer and len(mod.candidates(view)) >= 2
+        for r in (1, 2):
+            w = mod.rotated(view, g, r)
+            if w is None:
+                continue
+            defenders = [s for s in range(4) if s != g.dealer]
+            assert sorted(map(sorted, (w.hands[s] for s in defenders))) == \
+                sorted(map(sorted, (g.hands[s] for s in defenders)))
+            assert w.hands[g.dealer] == g.hands[g.dealer]
+            assert [w.hands[s] for s in defenders] != [g.hands[s] for s in defenders]
+            turned += 1
+    assert turned  # these positions allow rotations (equal hands, no void in the way)
+    out = tmp_path / "sv.json"
+    assert mod.main(["--positions", "2", "--worlds", "3", "--triples", "2", "--finish-tricks", "2",
+                     "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "lean: correlation" in text and "hybrid, 2 basic tricks" in text and "balanced worlds" in text
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["positions"] == 2 and set(data["cheap"]) == {"lean", "hybrid, 2 basic tricks"}
+    assert all(-1.0 <= r["corr"] <= 1.0 and r["var_hybrid"] >= 0 for r in data["cheap"].values())
+    assert data["balanced"]["pairs"] > 0 and data["balanced"]["ratio"] > 0
