@@ -237,13 +237,18 @@ def test_the_auction_bonus_bids_a_borderline_two_deck_hand_by_default():
 
 
 def test_bury_confidence_is_the_gate_of_the_bury():
-    """Option ``bury_confidence`` (default expert.CONFIDENCE): the bury chooses with
-    ``expert.pick`` at that gate over the same sampled deals, so an unreachable gate keeps the
-    default bury (the first candidate), and at this seed gate 0 takes a challenger that gate 1
-    does not."""
+    """Option ``bury_confidence`` (default expert.BURY_CONFIDENCE by deck count: 0 with two
+    decks since 2.2, expert.CONFIDENCE with three): the bury chooses with ``expert.pick`` at
+    that gate over the same sampled deals, so an unreachable gate keeps the default bury (the
+    first candidate), and at this seed gate 0 — the two-deck default — takes a challenger that
+    gate 1 does not."""
     g = _at_bury()
     v = g.view(g.dealer)
-    assert ExpertAI(AISettings(seat=g.dealer)).bury_confidence == expert.CONFIDENCE == 1.0
+    plain = ExpertAI(AISettings(seat=g.dealer))
+    assert plain.bury_confidence is None and plain.bury_gate(v) == expert.BURY_CONFIDENCE[2] == 0.0
+    g3 = _at_bury(decks=3)
+    assert plain.bury_gate(g3.view(g3.dealer)) == expert.CONFIDENCE == 1.0
+    assert ExpertAI(AISettings(options={"bury_confidence": "2"})).bury_gate(v) == 2.0
 
     def bury(gate):
         ai = ExpertAI(AISettings(seat=g.dealer, seed=7, options={"samples": 4, "bury_confidence": gate}))
@@ -255,3 +260,5 @@ def test_bury_confidence_is_the_gate_of_the_bury():
     assert expert.pick(rows, 0.0) != 0 and expert.pick(rows, 1.0) == 0
     assert bury("1e9") == bury("1") == cands[0]
     assert bury("0") == cands[expert.pick(rows, 0.0)]
+    default = ExpertAI(AISettings(seat=g.dealer, seed=7, options={"samples": 4}))
+    assert tuple(sorted(default.choose_bury(v, v.bury_count))) == bury("0")

@@ -886,3 +886,39 @@ def test_search_variance_script_measures_real_dealer_decisions(tmp_path, capsys)
     assert data["positions"] == 2 and set(data["cheap"]) == {"lean", "hybrid, 2 basic tricks"}
     assert all(-1.0 <= r["corr"] <= 1.0 and r["var_hybrid"] >= 0 for r in data["cheap"].values())
     assert data["balanced"]["pairs"] > 0 and data["balanced"]["ratio"] > 0
+
+
+def test_the_two_deck_dealers_hybrid_finish_plays_three_basic_tricks(monkeypatch):
+    """2.2 (expert.DEALER_FINISH_TRICKS): without the option ``finish_tricks`` the dealer's own
+    hybrid play-outs give ``basic`` three tricks with two decks and six with three, a
+    defender's six; the option, when given, sets every seat's. Seen on a real position through
+    the tricks each play-out asks ``basic_play_out`` for, and the dealer's play-outs really
+    stop three tricks on."""
+    from ai_plugins.base import AISettings
+    from ai_plugins.builtin import expert, expert_bid
+    from ai_plugins.runner import basic_position
+
+    asked = []
+    real = expert_bid.basic_play_out
+
+    def spy(game, seed, max_actions=1000, tricks=None):
+        start = len(game.tricks)
+        real(game, seed, max_actions, tricks)
+        asked.append((tricks, game.is_over or len(game.tricks) - start == tricks))
+
+    monkeypatch.setattr(expert_bid, "basic_play_out", spy)
+    assert expert.DEALER_FINISH_TRICKS.get(2) == 3 and expert.DEALER_FINISH_TRICKS.get(3, 6) == 6
+    for decks, dealer_tricks in ((2, 3), (3, 6)):
+        g = basic_position(hongwu(decks), 11, 2)
+        for s in (g.dealer, (g.dealer + 1) % 4):
+            g2 = g.clone()
+            while g2.to_act != s:  # let basic play up to seat s
+                v = g2.view(g2.to_act)
+                g2.apply(expert.Play(g2.to_act, tuple(expert.BasicAI().ranked_plays(v, v.play_options())[0][1])))
+            v = g2.view(s)
+            for options, want in (({}, dealer_tricks if s == g.dealer else 6), ({"finish_tricks": 4}, 4)):
+                ai = expert.ExpertAI(AISettings(seat=s, seed=3, options={"samples": 2, "finish": "hybrid"} | options))
+                assert ai.hybrid_tricks(g2, s) == want
+                asked.clear()
+                ai._hybrid_outcomes(g2, [p for _, p in ai.basic.ranked_plays(v, v.play_options())[:2]], s)
+                assert asked and all(t == want and done for t, done in asked), (decks, s, options)

@@ -84,7 +84,7 @@ from .simulate import (
     sample_deal_as_dealer, sample_world, utility,
 )
 
-VERSION = "2.1"
+VERSION = "2.2"
 
 DEFAULT_THINK_MS = 500
 """Default thinking time per decision, in milliseconds."""
@@ -103,6 +103,14 @@ MIN_SAMPLES = 2
 CONFIDENCE = 1.0
 """How sure the search must be before it overrules ``basic``'s first choice: the paired mean
 advantage over that choice, in standard errors (the same sampled worlds for both)."""
+
+BURY_CONFIDENCE = {2: 0.0, 3: CONFIDENCE}
+"""The bury's gate (:func:`pick`, standard errors) by deck count, when the option
+``bury_confidence`` is not given; :data:`CONFIDENCE` for a deck count not listed. Two decks 0
+since 2.2: over 1,200 buries of ``benchmarks/bury_decisions.py`` gate 0 gained +0.24 ± 0.28
+dealer game points a bury over gate 1, and with the dealer's three ``basic`` tricks
+(:data:`DEALER_FINISH_TRICKS`) +0.18 ± 0.15 a hand the expert dealt over 800 arena deals
+(README "`expert` 2.2"). Three decks keep 1 (not measured there)."""
 
 BURY_CANDIDATES = 12
 """Buries compared per bury decision, at most (positions have about eight, README "The bury
@@ -199,6 +207,15 @@ FINISH_TRICKS = 6
 progress first) before the lean play-out finishes the hand from that trick boundary (option
 ``finish_tricks``). Six gave the full ``basic`` finish's decision quality (two decks, 30
 samples: +0.263 a decision either way; three tricks +0.203, two +0.100, one +0.080)."""
+
+DEALER_FINISH_TRICKS = {2: 3}
+"""With the hybrid finish and no option ``finish_tricks``: the ``basic`` tricks of the
+dealer's own play searches by deck count (:data:`FINISH_TRICKS` for a deck count not listed,
+and for the defenders' searches). Two decks 3 since 2.2: the dealer's hybrid search then sees
+about twice the worlds in its time, which scored +0.170 ± 0.196 game points a decision on
+1,308 dealer decisions (``benchmarks/play_decisions.py``), and, with the bury's gate 0
+(:data:`BURY_CONFIDENCE`), +0.18 ± 0.15 a hand the expert dealt over 800 arena deals at
+100 ms (README "`expert` 2.2")."""
 
 FINISH_LONG_MS = 300
 """Thinking time per decision (ms) from which ``finish="auto"`` uses the hybrid finish."""
@@ -416,8 +433,9 @@ class ExpertAI:
     play_candidates = MAX_CANDIDATES
     """Plays compared per play decision."""
 
-    bury_confidence = CONFIDENCE
-    """The gate of the bury (standard errors; see :func:`pick`; option ``bury_confidence``)."""
+    bury_confidence: float | None = None
+    """The gate of the bury (standard errors; see :func:`pick`; option ``bury_confidence``);
+    None: :data:`BURY_CONFIDENCE` for the hand's deck count (:meth:`bury_gate`)."""
 
     def __init__(self, settings: AISettings | None = None) -> None:
         settings = settings or AISettings()
@@ -433,7 +451,8 @@ class ExpertAI:
         self.samples: int | None = int(samples) if samples else None
         self.play_confidence = float(options.get("confidence", self.play_confidence))
         self.play_candidates = max(1, int(options.get("candidates", self.play_candidates)))
-        self.bury_confidence = float(options.get("bury_confidence", self.bury_confidence))
+        gate = options.get("bury_confidence")
+        self.bury_confidence = None if gate is None else float(gate)
         self.sigma = float(options.get("sigma", SIGMA))
         self.calibrate = float(options.get("calibrate", CALIBRATE))
         self.structure = bool(float(options.get("structure", STRUCTURE)))
@@ -464,9 +483,13 @@ class ExpertAI:
         self.dealer_finish = finish if dealer_finish is None else str(dealer_finish)
         """How the play search finishes a candidate when this seat is the dealer (option
         ``dealer_finish``, default :data:`DEALER_FINISH`: as :attr:`finish`)."""
-        self.finish_tricks = int(float(options.get("finish_tricks", FINISH_TRICKS)))
+        tricks = options.get("finish_tricks")
+        self._finish_tricks_set = tricks is not None
+        self.finish_tricks = int(float(FINISH_TRICKS if tricks is None else tricks))
         """With ``finish="hybrid"``: tricks ``basic`` plays before the lean play-out takes over
-        (option ``finish_tricks``, :data:`FINISH_TRICKS`; ValueError unless at least 1)."""
+        (option ``finish_tricks``, :data:`FINISH_TRICKS`; ValueError unless at least 1). Without
+        the option the dealer's own searches play :data:`DEALER_FINISH_TRICKS` instead
+        (:meth:`hybrid_tricks`)."""
         if self.finish_tricks < 1:
             raise ValueError(f"expert option finish_tricks must be at least 1, not {self.finish_tricks}")
         self.bury_finish = str(options.get("bury_finish", BURY_PLAYOUT))
@@ -877,17 +900,18 @@ class ExpertAI:
     def _hybrid_outcomes(self, world: Any, cands: Sequence[tuple[Card, ...]], me: int,
                          active: Sequence[bool] | None = None) -> list[float | None]:
         """:meth:`_play_outcomes` with ``finish="hybrid"``: ``basic`` on every seat plays the
-        next :attr:`finish_tricks` tricks (the one in progress first), then the lean play-out
+        next :meth:`hybrid_tricks` tricks (the one in progress first), then the lean play-out
         (:func:`.fastsim.fast_settle`) settles the hand from that trick boundary, its utility
         calibrated for the cards then left (:meth:`_utility`)."""
         seed = self.rng.getrandbits(32)
         rs = world.ruleset
         tractors = self.tractors
+        tricks = self.hybrid_tricks(world, me)
 
         def finish(play: tuple[Card, ...]) -> tuple[Any, float]:
             g = world.clone()
             g.apply(Play(me, play))
-            expert_bid.basic_play_out(g, seed, tricks=self.finish_tricks)
+            expert_bid.basic_play_out(g, seed, tricks=tricks)
             if g.settlement is not None:
                 return g.settlement, settled_utility(g.settlement, me)
             cal = self._calibration(g)
@@ -895,6 +919,21 @@ class ExpertAI:
             return st, self._utility(st, me, rs, cal)
 
         return self._outcome_row(cands, me, active, finish)
+
+    def hybrid_tricks(self, world: Any, me: int) -> int:
+        """The ``basic`` tricks of a hybrid finish of seat ``me``'s search in ``world``: the
+        option ``finish_tricks`` when given, else for the dealer :data:`DEALER_FINISH_TRICKS`
+        of the deck count, else :data:`FINISH_TRICKS` (:attr:`finish_tricks`)."""
+        if self._finish_tricks_set or me != world.dealer:
+            return self.finish_tricks
+        return DEALER_FINISH_TRICKS.get(world.ruleset.decks, self.finish_tricks)
+
+    def bury_gate(self, view: Any) -> float:
+        """The bury's gate for ``view``'s hand (standard errors, :func:`pick`): the option
+        ``bury_confidence`` when given, else :data:`BURY_CONFIDENCE` for the deck count."""
+        if self.bury_confidence is not None:
+            return self.bury_confidence
+        return BURY_CONFIDENCE.get(view.ruleset.decks, CONFIDENCE)
 
     def _outcome_row(self, cands: Sequence[tuple[Card, ...]], me: int, active: Sequence[bool] | None,
                      finish: Callable[[tuple[Card, ...]], tuple[Any, float]]) -> list[float | None]:
@@ -1069,7 +1108,7 @@ class ExpertAI:
         if len(cands) == 1:
             return list(cands[0])
         rows = self._bury_rows(view, cands)
-        choice = pick(rows, self.bury_confidence)
+        choice = pick(rows, self.bury_gate(view))
         self._note(cands, rows, choice)
         return list(cands[choice])
 
