@@ -27,7 +27,8 @@ samples are used for all candidates of a decision, so that they are compared on 
   in a hand and narrow at its end; ``data/playout_calibration.json``). A search timed at
   :data:`FINISH_LONG_MS` or more (option ``finish``, :data:`FINISH`) lets ``basic`` on every
   seat, each seat seeing only its own cards, play the next :data:`FINISH_TRICKS` tricks of
-  each candidate's play-out (:func:`.expert_bid.basic_play_out`) before the lean play-out
+  each candidate's play-out (:func:`.expert_bid.basic_play_out`; the two-deck dealer's own
+  searches :data:`DEALER_FINISH_TRICKS`, three, since 2.2) before the lean play-out
   settles the rest: dearer, but it keeps gaining from more samples where the lean play-out
   does not (README "Arena results"); the experimental option ``dealer_finish``
   (:data:`DEALER_FINISH`) finishes the dealer's own searches another way. Its thinking time
@@ -43,7 +44,7 @@ samples are used for all candidates of a decision, so that they are compared on 
   keep trumps and pairs, keeping point cards or burying them,
   :func:`.expert_bid.bury_candidates`), each played out in sampled worlds (with two decks by
   the engine's full-sight play-out, with three by the cheaper lean one, :data:`BURY_AUTO`);
-  :func:`pick` chooses,
+  :func:`pick` chooses at the gate :data:`BURY_CONFIDENCE` (0 with two decks since 2.2),
   keeping the cheapest point-burying bury (:func:`.expert_bid.default_bury`) unless the
   sampled deals favour another.
 - **找朋友** (five seats, the unknown friend): every decision goes to
@@ -57,7 +58,8 @@ three times ``think_ms`` (option ``dealer_time``, :data:`DEALER_TIME`; at most
 still take four ``think_ms``: at 100 ms the dealer searches with the hybrid finish (1.9 with
 two decks, README "`expert` 1.9"; 2.0 with three), and the auction adds a bonus for the
 dealer's stronger play (:data:`.expert_bid.PLAY_BONUS`: three decks since 2.0, two since 2.1;
-README "`expert` 2.0", "`expert` 2.1").
+README "`expert` 2.0", "`expert` 2.1"). 2.2 (two decks): the bury's gate 0 and three ``basic``
+tricks in the dealer's hybrid finishes (README "`expert` 2.2").
 """
 from __future__ import annotations
 
