@@ -49,10 +49,13 @@ from engine.ruleset import hongwu  # noqa: E402
 def dealer_positions(count: int, seed: int, decks: int = 2) -> list[Any]:
     """``count`` play-phase games (seeds ``seed``..) with the dealer to play and two
     candidates at least: ``basic`` on every seat through the auction, the bury and
-    ``seed % 8`` tricks, then on until the dealer's turn (within the trick)."""
+    ``seed % 8`` tricks, then on until the dealer's turn (within the trick). RuntimeError if
+    50 × ``count`` deals do not give them."""
     out: list[Any] = []
     s = seed
     while len(out) < count:
+        if s - seed >= 50 * count:  # a bound: nearly every deal gives one
+            raise RuntimeError(f"only {len(out)} dealer decisions in {s - seed} deals")
         game = basic_position(hongwu(decks), s, (s - seed) % 8)
         players = [SafePlayer(None, "basic", p, seed=s + p) for p in range(game.ruleset.players)]
         s += 1
@@ -107,7 +110,9 @@ def measure(games: list[Any], worlds: int, finish_tricks: list[int], triples: in
     bal, ind = [], []
     for i, game in enumerate(games):
         view = game.view(game.dealer)
-        ai = ExpertAI(AISettings(seat=game.dealer, seed=seed + i, options={"samples": 1}))
+        # the option set, so that the dealer's searches play ai.finish_tricks tricks (without it
+        # they play expert.DEALER_FINISH_TRICKS whatever the attribute says)
+        ai = ExpertAI(AISettings(seat=game.dealer, seed=seed + i, options={"samples": 1, "finish_tricks": 6}))
         cands = candidates(view)
         me = game.dealer
         sampled = [sample_world(view, ai.rng, prior=True) for _ in range(worlds)]

@@ -856,7 +856,7 @@ def test_dealer_bank_lends_the_first_decisions_time_and_keeps_the_hand_within_it
     assert not plain._banking(g.view(g.dealer))
 
 
-def test_search_variance_script_measures_real_dealer_decisions(tmp_path, capsys):
+def test_search_variance_script_measures_real_dealer_decisions(tmp_path, capsys, monkeypatch):
     """benchmarks/search_variance.py on two positions: each is a real play decision of the
     dealer with two candidates or more; a rotation passes the defenders' hands round and
     keeps every card; the figures come out for each cheap finish and for balanced worlds."""
@@ -878,8 +878,19 @@ def test_search_variance_script_measures_real_dealer_decisions(tmp_path, capsys)
             turned += 1
     assert turned  # these positions allow rotations (equal hands, no void in the way)
     out = tmp_path / "sv.json"
+    from ai_plugins.builtin import expert_bid
+
+    asked = set()
+    real = expert_bid.basic_play_out
+
+    def spy(game, seed, max_actions=1000, tricks=None):
+        asked.add(tricks)
+        real(game, seed, max_actions, tricks)
+
+    monkeypatch.setattr(expert_bid, "basic_play_out", spy)
     assert mod.main(["--positions", "2", "--worlds", "3", "--triples", "2", "--finish-tricks", "2",
                      "--json", str(out)]) == 0
+    assert asked == {6, 2}  # the hybrid compared and the cheaper one really play those tricks
     text = capsys.readouterr().out
     assert "lean: correlation" in text and "hybrid, 2 basic tricks" in text and "balanced worlds" in text
     data = json.loads(out.read_text(encoding="utf-8"))
